@@ -1,0 +1,315 @@
+/**
+ * The command line, as a pure function of argv and streams: `run(argv, io)` returns the exit
+ * status, so tests drive it without spawning. bin.ts is the only place that touches process.
+ */
+import { readFile } from "node:fs/promises";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { loadConfig, optionsFromConfig } from "../config/load.js";
+import { convertHtml } from "../convert/html.js";
+import { isWebFetchError, WebFetchError } from "../errors.js";
+import { createLogger, silentLogger } from "../log.js";
+import { parseAddressRules } from "../net/allowlist.js";
+import { type FetchOptions, resolveOptions, type WebFetchOptions } from "../options.js";
+import type { FetchResult } from "../result.js";
+import { VERSION } from "../version.js";
+import { createWebFetch } from "../webfetch.js";
+
+/** The streams and environment the CLI runs with. */
+export interface CliIO {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+  stdin?: AsyncIterable<Buffer | string>;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Exit statuses (SPEC §2). */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** Codes that mean the user asked for something malformed, not that a fetch failed. */
+const USAGE_CODES = new Set(["INVALID_INPUT"]);
+
+interface GlobalFlags {
+  json?: boolean;
+  config?: string;
+  allowAddress?: string[];
+  locale?: "en" | "ja";
+  verbose?: boolean;
+}
+
+interface FetchFlags extends GlobalFlags {
+  extractMode?: "markdown" | "text";
+  full?: boolean;
+  maxLength?: number;
+  startIndex?: number;
+  query?: string;
+  prompt?: string;
+  timeout?: number;
+  cache?: boolean;
+  redirects?: "follow" | "same-host" | "same-site";
+  maxRedirects?: number;
+  ignoreRobots?: boolean;
+  userAgent?: string;
+  maxAge?: number;
+  render?: "never" | "auto" | "always";
+}
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError("must be a positive number of seconds");
+  return n;
+}
+
+function nonNegativeSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError("must be a number of seconds >= 0");
+  return n;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * Runs the CLI. Never throws; returns the exit status.
+ *
+ * @example
+ * const status = await run(["https://example.com"], { stdout: process.stdout, stderr: process.stderr });
+ */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  const env = io.env ?? process.env;
+  let status: number = EXIT.ok;
+  let jsonErrors = argv.includes("--json");
+
+  const program = new Command("webfetch")
+    .description("Safe, fast and faithful web access for LLM agents: any URL to clean Markdown.")
+    .version(VERSION, "-V, --version")
+    .option("--json", "print the result object as JSON")
+    .option(
+      "--config <file>",
+      "configuration file (default: $WEBFETCH_CONFIG or ./webfetch.config.yaml)",
+    )
+    .option(
+      "--allow-address <cidr[:port]>",
+      "open a hole in the address guard (repeatable; also WEBFETCH_ALLOW_ADDRESSES, comma-separated)",
+      collect,
+    )
+    .addOption(new Option("--locale <locale>", "language of messages").choices(["en", "ja"]))
+    .option("--verbose", "log each fetch to stderr")
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showHelpAfterError("(run webfetch --help for usage)");
+
+  program
+    .command("fetch", { isDefault: true })
+    .description("fetch URLs and print their main content as Markdown")
+    .argument("<url...>", "http or https URLs")
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .option("--full", "the whole page, not only the main content")
+    .option("--max-length <n>", "characters of content (default 20000)", integer(1))
+    .option("--start-index <n>", "continue from this character offset", integer(0))
+    .option("--query <q>", "keep only the passages relevant to this query")
+    .option("--prompt <p>", "answer this prompt about the page with a model")
+    .option("--timeout <s>", "total deadline in seconds (default 30)", seconds)
+    .option("--no-cache", "fetch fresh, ignoring cached copies")
+    .option(
+      "--max-age <s>",
+      "accept a cached copy up to this many seconds old (0 = fresh)",
+      nonNegativeSeconds,
+    )
+    .addOption(
+      new Option("--redirects <policy>", "which redirects to follow").choices([
+        "follow",
+        "same-host",
+        "same-site",
+      ]),
+    )
+    .option("--max-redirects <n>", "redirect hops before giving up (default 5)", integer(0))
+    .option("--ignore-robots", "do not obey robots.txt for this call")
+    .option("--user-agent <s>", "User-Agent header")
+    .addOption(
+      new Option("--render <mode>", "JavaScript rendering").choices(["never", "auto", "always"]),
+    )
+    .action(async (urls: string[], _flags: FetchFlags, command: Command) => {
+      const flags = command.optsWithGlobals<FetchFlags>();
+      jsonErrors = Boolean(flags.json);
+      status = await fetchCommand(urls, flags, io, env);
+    });
+
+  program
+    .command("convert")
+    .description("convert HTML you already have (a file, or - for stdin) to Markdown")
+    .argument("<file>", "an HTML file, or - for standard input")
+    .option("--url <url>", "base URL for relative links")
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .option("--full", "the whole page, not only the main content")
+    .action(async (file: string, _flags: unknown, command: Command) => {
+      const flags = command.optsWithGlobals<
+        GlobalFlags & { url?: string; extractMode?: "markdown" | "text"; full?: boolean }
+      >();
+      jsonErrors = Boolean(flags.json);
+      const html = file === "-" ? await readStream(io.stdin) : await readFile(file, "utf8");
+      const doc = convertHtml(html, {
+        ...(flags.url ? { url: flags.url } : {}),
+        format: flags.extractMode ?? "markdown",
+        extract: flags.full ? "full" : "main",
+      });
+      io.stdout.write(flags.json ? `${JSON.stringify(doc, null, 2)}\n` : withNewline(doc.content));
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit through here with code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(error, jsonErrors, io);
+  }
+}
+
+async function fetchCommand(
+  urls: string[],
+  flags: FetchFlags,
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  if (flags.query !== undefined || flags.prompt !== undefined) {
+    const which = flags.query !== undefined ? "--query" : "--prompt";
+    throw new WebFetchError("INVALID_INPUT", `${which} is not available in this version yet`, {
+      retryable: false,
+    });
+  }
+  if (flags.render === "always") {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      "--render always needs the browser renderer, not available in this version yet",
+      {
+        retryable: false,
+      },
+    );
+  }
+  const options = instanceOptions(flags, io, env);
+  const web = createWebFetch(options);
+  const call: FetchOptions = {
+    ...(flags.extractMode ? { format: flags.extractMode } : {}),
+    ...(flags.full ? { extract: "full" as const } : {}),
+    ...(flags.maxLength !== undefined ? { maxLength: flags.maxLength } : {}),
+    ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
+    ...(flags.timeout !== undefined ? { timeout: Math.round(flags.timeout * 1000) } : {}),
+    ...(flags.cache === false ? { cache: false } : {}),
+    ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
+    ...(flags.redirects ? { redirects: flags.redirects } : {}),
+    ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
+    ...(flags.ignoreRobots ? { robots: "ignore" as const } : {}),
+  };
+  try {
+    const settled = await Promise.allSettled(urls.map((url) => web.fetch(url, call)));
+    const failed = settled.some((s) => s.status === "rejected");
+    if (flags.json) {
+      const entries = settled.map((s, i) =>
+        s.status === "fulfilled" ? s.value : { url: urls[i], error: errorJson(s.reason) },
+      );
+      io.stdout.write(
+        `${JSON.stringify(urls.length === 1 ? jsonSingle(entries[0]) : entries, null, 2)}\n`,
+      );
+    } else {
+      settled.forEach((s, i) => {
+        if (s.status === "fulfilled") {
+          io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
+        } else {
+          io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined));
+        }
+      });
+    }
+    if (!failed) return EXIT.ok;
+    // One URL that failed for bad input is a usage error; a mix is a fetch failure.
+    const only =
+      settled.length === 1 && settled[0]?.status === "rejected" ? settled[0].reason : undefined;
+    return only && isWebFetchError(only) && USAGE_CODES.has(only.code) ? EXIT.usage : EXIT.failed;
+  } finally {
+    await web.close();
+  }
+}
+
+/** A single URL with --json prints the object itself; an error prints {"error": ...}. */
+function jsonSingle(entry: unknown): unknown {
+  if (entry && typeof entry === "object" && "error" in entry)
+    return { error: (entry as { error: unknown }).error };
+  return entry;
+}
+
+function section(result: FetchResult): string {
+  const heading = result.title ? `# ${result.title}\n\n` : "";
+  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content)}\n`;
+}
+
+/** Instance options: config file, then environment, then flags (later wins). */
+function instanceOptions(flags: FetchFlags, io: CliIO, env: NodeJS.ProcessEnv): WebFetchOptions {
+  const config = loadConfig({ path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) });
+  const options = optionsFromConfig(config);
+  const fromEnv = (env.WEBFETCH_ALLOW_ADDRESSES ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const allow = [...(options.allowAddresses ?? []), ...fromEnv, ...(flags.allowAddress ?? [])];
+  if (allow.length > 0) options.allowAddresses = allow;
+  if (flags.userAgent) options.userAgent = flags.userAgent;
+  if (flags.locale) options.locale = flags.locale;
+  options.logger = flags.verbose ? createLogger("info") : silentLogger;
+  try {
+    // Validate now so a bad --allow-address is a usage error, not a crash later.
+    resolveOptions(options);
+    parseAddressRules(options.allowAddresses ?? []);
+  } catch (error) {
+    throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
+  }
+  return options;
+}
+
+function errorJson(error: unknown): { code: string; message: string } {
+  if (isWebFetchError(error)) return { code: error.code, message: error.message };
+  return { code: "ERROR", message: error instanceof Error ? error.message : String(error) };
+}
+
+function errorLine(error: unknown, url?: string): string {
+  const { code, message } = errorJson(error);
+  return `webfetch: ${url ? `${url}: ` : ""}${code}: ${message}\n`;
+}
+
+function reportError(error: unknown, json: boolean, io: CliIO): number {
+  if (json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
+  else io.stderr.write(errorLine(error));
+  if (isWebFetchError(error)) return USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
+  // Unexpected errors (a file that cannot be read) are failures, not usage.
+  return EXIT.failed;
+}
+
+function withNewline(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+async function readStream(stream: AsyncIterable<Buffer | string> | undefined): Promise<string> {
+  if (!stream)
+    throw new WebFetchError("INVALID_INPUT", "No standard input to read", { retryable: false });
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}

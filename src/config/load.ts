@@ -1,0 +1,116 @@
+/**
+ * Loads the YAML configuration file: `--config`, else WEBFETCH_CONFIG, else
+ * webfetch.config.yaml in the working directory. `${VAR}` and `${VAR:-default}` are expanded
+ * from the environment in string values (after parsing, so a value cannot inject YAML).
+ * Errors name the key.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse } from "yaml";
+import { WebFetchError } from "../errors.js";
+import type { WebFetchOptions } from "../options.js";
+import { configSchema, type WebFetchConfig } from "./schema.js";
+
+/** The file looked for in the working directory when no path is given. */
+export const DEFAULT_CONFIG_FILE = "webfetch.config.yaml";
+
+/** `${NAME}` or `${NAME:-default}`. */
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export interface LoadConfigOptions {
+  /** Explicit path (the CLI's --config). */
+  path?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Finds, reads, expands and validates the config; `{}` when there is no file. */
+export function loadConfig(options: LoadConfigOptions = {}): WebFetchConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const explicit = options.path ?? env.WEBFETCH_CONFIG;
+  const path = explicit ? resolve(cwd, explicit) : resolve(cwd, DEFAULT_CONFIG_FILE);
+  if (!existsSync(path)) {
+    if (explicit) throw configError(`Configuration file not found: ${path}`);
+    return {};
+  }
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw configError(`Configuration file ${path} is not valid YAML: ${(error as Error).message}`);
+  }
+  return parseConfig(raw ?? {}, env, path);
+}
+
+/** Validates an already parsed config object (after env expansion). */
+export function parseConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  source = "config",
+): WebFetchConfig {
+  const expanded = expandEnv(raw, env);
+  const result = configSchema.safeParse(expanded);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const key = issue.path.join(".") || (issue.code === "unrecognized_keys" ? "" : "(root)");
+    const keys =
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((k) => [key, k].filter(Boolean).join(".")).join(", ")
+        : "";
+    const what =
+      issue.code === "unrecognized_keys" ? `unknown key ${keys}` : `${key}: ${issue.message}`;
+    throw configError(`Invalid configuration in ${source}: ${what}`);
+  }
+  return result.data;
+}
+
+/** Replaces `${VAR}` / `${VAR:-default}` in every string of a parsed YAML value. */
+export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === "string") {
+    return value.replace(ENV_REF, (_, name: string, fallback: string | undefined) => {
+      const found = env[name];
+      return found !== undefined && found !== "" ? found : (fallback ?? "");
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
+  }
+  return value;
+}
+
+/** Library options from a config; keys of later issues are validated but not mapped here. */
+export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
+  const f = config.fetch ?? {};
+  const c = config.cache ?? {};
+  if (c.store && c.store !== "memory") {
+    throw configError(`cache.store: "${c.store}" is not available in this version (use "memory")`);
+  }
+  if (f.render === "always") {
+    throw configError(
+      'fetch.render: "always" needs the browser renderer, not available in this version',
+    );
+  }
+  const out: WebFetchOptions = {};
+  if (config.locale) out.locale = config.locale;
+  if (f.timeout_seconds !== undefined) out.timeout = Math.round(f.timeout_seconds * 1000);
+  if (f.max_bytes !== undefined) out.maxBytes = f.max_bytes;
+  if (f.max_redirects !== undefined) out.maxRedirects = f.max_redirects;
+  if (f.redirects) out.redirects = f.redirects;
+  if (f.user_agent) out.userAgent = f.user_agent;
+  if (f.robots) out.robots = f.robots;
+  if (f.network) out.network = f.network;
+  if (f.allow_private_network !== undefined) out.allowPrivateNetwork = f.allow_private_network;
+  if (f.allow_addresses) out.allowAddresses = f.allow_addresses;
+  if (f.allowed_domains) out.allowedDomains = f.allowed_domains;
+  if (f.blocked_domains) out.blockedDomains = f.blocked_domains;
+  if (f.max_length !== undefined) out.maxLength = f.max_length;
+  if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
+  if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
+  return out;
+}
+
+function configError(message: string): WebFetchError {
+  return new WebFetchError("INVALID_INPUT", message, { retryable: false });
+}

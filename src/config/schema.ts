@@ -1,0 +1,71 @@
+/**
+ * The configuration file's shape (SPEC §6), validated with zod at the edge. Every key is
+ * optional; defaults live in options.ts, not here.
+ */
+import { z } from "zod";
+
+const seconds = z.number().positive();
+const bytes = z.number().int().positive();
+
+const toolSchema = z
+  .object({
+    enabled: z.boolean(),
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
+    api_endpoint: z.string(),
+    timeout_seconds: seconds,
+    max_content_length: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
+
+export const configSchema = z
+  .object({
+    locale: z.enum(["en", "ja"]),
+    fetch: z
+      .object({
+        timeout_seconds: seconds,
+        max_bytes: bytes,
+        max_redirects: z.number().int().min(0).max(20),
+        redirects: z.enum(["follow", "same-host", "same-site"]),
+        user_agent: z.string().min(1),
+        robots: z.enum(["respect", "ignore"]),
+        render: z.enum(["never", "auto", "always"]),
+        network: z.enum(["enabled", "none"]),
+        allow_private_network: z.boolean(),
+        allow_addresses: z.array(z.string()),
+        allowed_domains: z.array(z.string()),
+        blocked_domains: z.array(z.string()),
+        max_length: z.number().int().positive(),
+      })
+      .partial()
+      .strict(),
+    cache: z
+      .object({
+        store: z.enum(["memory", "sqlite", "redis"]),
+        ttl_seconds: z.number().int().min(0),
+        max_bytes: bytes,
+        path: z.string(),
+        url: z.string(),
+      })
+      .partial()
+      .strict(),
+    search: z.object({ provider: z.string() }).partial().passthrough(),
+    llm: z
+      .object({
+        provider: z.string(),
+        base_url: z.string(),
+        model: z.string(),
+        api_key: z.string(),
+      })
+      .partial()
+      .passthrough(),
+    server: z
+      .object({ host: z.string(), port: z.number().int().min(0).max(65535), token: z.string() })
+      .partial()
+      .strict(),
+    tools: z.object({ prefix: z.string() }).partial().catchall(toolSchema),
+  })
+  .partial()
+  .strict();
+
+export type WebFetchConfig = z.infer<typeof configSchema>;

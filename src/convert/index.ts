@@ -1,0 +1,59 @@
+/**
+ * Convert, by content type: the decoded body of a response becomes Markdown (or text) plus
+ * metadata. The type is sniffed from the bytes; the header is only a hint.
+ */
+import { WebFetchError } from "../errors.js";
+import { decodeBody } from "../fetch/decode.js";
+import { sniffContent } from "../fetch/sniff.js";
+import type { ExtractMode, OutputFormat } from "../options.js";
+import { convertFeed } from "./feed.js";
+import { type ConvertedDocument, convertHtml } from "./html.js";
+import { convertJson } from "./json.js";
+import { convertText } from "./text.js";
+
+export interface ConvertOptions {
+  url: string;
+  format: OutputFormat;
+  extract: ExtractMode;
+}
+
+export interface ConvertedBody extends ConvertedDocument {
+  /** The MIME type the content was treated as. */
+  contentType: string;
+  /** The charset it was decoded with (text content only). */
+  charset?: string;
+}
+
+/** Converts a response body. Throws UNSUPPORTED_CONTENT_TYPE for binary content. */
+export function convertBody(
+  body: Uint8Array,
+  headerType: string | undefined,
+  options: ConvertOptions,
+): ConvertedBody {
+  const { kind, mimeType } = sniffContent(body, headerType, options.url);
+  if (kind === "binary" || kind === "pdf") {
+    throw new WebFetchError("UNSUPPORTED_CONTENT_TYPE", `Unsupported content type: ${mimeType}`, {
+      retryable: false,
+    });
+  }
+  const decodeKind =
+    kind === "html"
+      ? "html"
+      : kind === "xhtml" || kind === "feed" || kind === "xml"
+        ? "xml"
+        : "other";
+  const { text, charset } = decodeBody(body, headerType, decodeKind);
+  const base = { contentType: mimeType, charset };
+  switch (kind) {
+    case "html":
+    case "xhtml":
+      return { ...base, ...convertHtml(text, options) };
+    case "json":
+      return { ...base, content: convertJson(text) };
+    case "feed":
+      return { ...base, ...convertFeed(text, { url: options.url }) };
+    default:
+      // markdown, text, csv and other XML are returned as they are.
+      return { ...base, content: convertText(text) };
+  }
+}

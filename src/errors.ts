@@ -1,0 +1,98 @@
+/**
+ * One error type for every runtime failure, with a stable `code`, a message a person can act
+ * on, and whether trying again may help. Programmer errors (bad arguments) stay TypeError /
+ * RangeError; everything the network or the content does wrong is a WebFetchError.
+ */
+
+/** Every error code webfetch returns (SPEC §3.8). */
+export const ERROR_CODES = [
+  "INVALID_URL",
+  "BLOCKED_ADDRESS",
+  "BLOCKED_DOMAIN",
+  "ROBOTS_DISALLOWED",
+  "NETWORK_DISABLED",
+  "CROSS_HOST_REDIRECT",
+  "TOO_MANY_REDIRECTS",
+  "TIMEOUT",
+  "CONNECT_FAILED",
+  "HTTP_ERROR",
+  "TOO_LARGE",
+  "UNSUPPORTED_CONTENT_TYPE",
+  "PARSE_ERROR",
+  "INVALID_INPUT",
+  "AUTH_ERROR",
+  "RATE_LIMITED",
+  "PROVIDER_ERROR",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes for which trying again later may succeed. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["TIMEOUT", "CONNECT_FAILED", "RATE_LIMITED"]);
+
+export interface WebFetchErrorOptions {
+  cause?: unknown;
+  retryable?: boolean;
+  /** HTTP status of the response that caused the error, when there was one. */
+  status?: number;
+  /** Where a redirect that was not followed points (`CROSS_HOST_REDIRECT`). */
+  location?: string;
+  /** The URL the error is about. */
+  url?: string;
+}
+
+/** Brand so `isWebFetchError` works across duplicated package copies. */
+const BRAND = Symbol.for("webfetch.error");
+
+/**
+ * The error every webfetch operation throws for network, policy and content failures.
+ *
+ * @example
+ * try { await web.fetch(url) } catch (e) { if (isWebFetchError(e)) console.log(e.code) }
+ */
+export class WebFetchError extends Error {
+  override readonly name = "WebFetchError";
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly location?: string;
+  readonly url?: string;
+  readonly [BRAND] = true;
+
+  constructor(code: ErrorCode, message: string, options: WebFetchErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
+    if (options.status !== undefined) this.status = options.status;
+    if (options.location !== undefined) this.location = options.location;
+    if (options.url !== undefined) this.url = options.url;
+  }
+
+  /** Plain object for JSON surfaces: `{ code, message }` plus status/location when known. */
+  toJSON(): { code: ErrorCode; message: string; status?: number; location?: string } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.location === undefined ? {} : { location: this.location }),
+    };
+  }
+}
+
+/** True for a WebFetchError, also one thrown by another copy of this package. */
+export function isWebFetchError(value: unknown): value is WebFetchError {
+  return (
+    typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true
+  );
+}
+
+/** Message for an HTTP error status, in the words of seed 004 where it has them. */
+export function httpErrorMessage(status: number): string {
+  if (status === 404) return "Page not found (404)";
+  if (status === 403) return "Access forbidden (403)";
+  if (status === 401) return "Authentication required (401)";
+  if (status === 410) return "Page gone (410)";
+  if (status === 429) return "Too many requests (429)";
+  if (status >= 500) return `Server error (${status})`;
+  return `HTTP error (${status})`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Reads a response body into memory, decompressing gzip, deflate and brotli itself and counting
+ * bytes after decompression, so a decompression bomb stops at the cap instead of filling memory.
+ */
+import type { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream";
+import zlib from "node:zlib";
+import { WebFetchError } from "../errors.js";
+
+/** Bytes of an inflated chunk: small enough that the cap is overshot by at most this much. */
+const ZLIB_CHUNK = 64 * 1024;
+
+/** Content-Encoding tokens we decode; `identity` and unknown tokens pass bytes through. */
+function decoderFor(token: string, firstByte: number | undefined): Transform | undefined {
+  const opts = { chunkSize: ZLIB_CHUNK };
+  switch (token) {
+    case "gzip":
+    case "x-gzip":
+      // Lenient like browsers: a body cut short still yields what it had.
+      return zlib.createGunzip({ ...opts, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case "deflate":
+      // "deflate" is meant as zlib-wrapped, but many servers send a raw stream; 0x78 marks zlib.
+      return firstByte === undefined || (firstByte & 0x0f) === 8
+        ? zlib.createInflate({ ...opts, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        : zlib.createInflateRaw({ ...opts, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case "br":
+      return zlib.createBrotliDecompress({ chunkSize: ZLIB_CHUNK });
+    default:
+      return undefined;
+  }
+}
+
+/** Bytes of an unwanted body (redirect, error page) read to keep the connection reusable. */
+const DISCARD_LIMIT = 64 * 1024;
+
+/**
+ * Throws a body away. Small ones are drained so the connection goes back to the pool; the rest
+ * is destroyed. Either way no 'error' event is left unhandled.
+ */
+export function discardBody(body: Readable): void {
+  body.on("error", () => {});
+  const dump = (body as Readable & { dump?: (o: { limit: number }) => Promise<void> }).dump;
+  if (typeof dump === "function") {
+    dump.call(body, { limit: DISCARD_LIMIT }).catch(() => {});
+  } else {
+    body.destroy();
+  }
+}
+
+/** The codings of a Content-Encoding header, in the order they were applied. */
+export function parseContentEncoding(header: string | string[] | undefined): string[] {
+  const raw = Array.isArray(header) ? header.join(",") : (header ?? "");
+  return raw
+    .split(",")
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t && t !== "identity");
+}
+
+function tooLarge(maxBytes: number): WebFetchError {
+  return new WebFetchError("TOO_LARGE", `Response exceeds ${formatBytes(maxBytes)}`, {
+    retryable: false,
+  });
+}
+
+/** "10 MiB", "500 KiB", "123 bytes". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Reads `body` fully, decoding `encodings`; throws TOO_LARGE as soon as the decoded size passes
+ * `maxBytes` (the raw size is capped the same way). Stream errors are rethrown as they are; the
+ * caller maps aborts to TIMEOUT.
+ */
+export async function readBody(
+  body: Readable,
+  encodings: readonly string[],
+  maxBytes: number,
+  declaredLength?: number,
+  overflow: "throw" | "truncate" = "throw",
+): Promise<Buffer> {
+  if (
+    overflow === "throw" &&
+    encodings.length === 0 &&
+    declaredLength !== undefined &&
+    declaredLength > maxBytes
+  ) {
+    discardBody(body);
+    throw tooLarge(maxBytes);
+  }
+  // Only "deflate" needs to see its first byte to tell zlib-wrapped from raw streams.
+  const first = encodings.includes("deflate") ? await peekFirstByte(body) : undefined;
+  // Decoders are applied in reverse order of the codings (the last applied is undone first).
+  const decoders: Transform[] = [];
+  for (const token of [...encodings].reverse()) {
+    const decoder = decoderFor(token, decoders.length === 0 ? first : undefined);
+    if (decoder) decoders.push(decoder);
+  }
+  const source: Readable = decoders.length === 0 ? body : chain(body, decoders);
+
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let rawTotal = 0;
+  if (decoders.length > 0) {
+    body.on("data", (chunk: Buffer) => {
+      rawTotal += chunk.length;
+      // The raw bytes count against the same cap: more compressed data than the cap allows
+      // decoded is past any budget, whatever it would inflate to.
+      if (rawTotal > maxBytes && overflow === "throw") source.destroy(tooLarge(maxBytes));
+    });
+  }
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (total + chunk.length > maxBytes) {
+        if (overflow === "throw") throw tooLarge(maxBytes);
+        chunks.push(chunk.subarray(0, maxBytes - total));
+        total = maxBytes;
+        break;
+      }
+      total += chunk.length;
+      chunks.push(chunk);
+    }
+  } finally {
+    if (!body.destroyed) {
+      body.on("error", () => {});
+      body.destroy();
+    }
+    for (const d of decoders) {
+      d.on("error", () => {});
+      if (!d.destroyed) d.destroy();
+    }
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+function chain(body: Readable, decoders: Transform[]): Readable {
+  const last = decoders[decoders.length - 1]!;
+  // pipeline propagates errors and destroys every stage when one fails.
+  (pipeline as (...streams: unknown[]) => void)(body, ...decoders, () => {});
+  return last;
+}
+
+/** Resolves with the first byte without consuming it (the stream is unshifted). */
+async function peekFirstByte(body: Readable): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const onReadable = () => {
+      const chunk = body.read(1) as Buffer | null;
+      if (chunk === null) return;
+      cleanup();
+      body.unshift(chunk);
+      resolve(chunk[0]);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(undefined);
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      body.off("readable", onReadable);
+      body.off("end", onEnd);
+      body.off("error", onError);
+    };
+    body.on("readable", onReadable);
+    body.once("end", onEnd);
+    body.once("error", onError);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * One total deadline per fetch. Every stage (DNS, connect, robots.txt, each redirect, the body)
+ * shares the same AbortSignal, so the time budget cannot be spent twice.
+ */
+import { WebFetchError } from "../errors.js";
+
+export class Deadline {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly #endsAt: number;
+  readonly #timer: AbortSignal;
+
+  constructor(timeoutMs: number, parent?: AbortSignal) {
+    this.timeoutMs = timeoutMs;
+    this.#endsAt = Date.now() + timeoutMs;
+    this.#timer = AbortSignal.timeout(timeoutMs);
+    this.signal = parent ? AbortSignal.any([parent, this.#timer]) : this.#timer;
+  }
+
+  /** Milliseconds left, never negative. */
+  remaining(): number {
+    return Math.max(0, this.#endsAt - Date.now());
+  }
+
+  /** True once the time budget is spent. */
+  get expired(): boolean {
+    return this.#timer.aborted || this.remaining() === 0;
+  }
+
+  /** True when the caller cancelled (not the deadline). */
+  get cancelled(): boolean {
+    return this.signal.aborted && !this.#timer.aborted;
+  }
+
+  /** The TIMEOUT error for this deadline ("Request timed out after 30s", seed 004's words). */
+  timeoutError(cause?: unknown): WebFetchError {
+    const seconds = Math.round((this.timeoutMs / 1000) * 10) / 10;
+    return new WebFetchError("TIMEOUT", `Request timed out after ${seconds}s`, { cause });
+  }
+
+  /** Throws when the deadline passed or the caller cancelled. */
+  throwIfDone(): void {
+    if (this.expired) throw this.timeoutError();
+    if (this.signal.aborted) throw abortError(this.signal.reason);
+  }
+
+  /** Resolves with `promise`, or rejects as soon as the deadline passes or the caller cancels. */
+  race<T>(promise: Promise<T>): Promise<T> {
+    if (this.signal.aborted) {
+      promise.catch(() => {});
+      return Promise.reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () =>
+        reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
+      this.signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(
+        (value) => {
+          this.signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). */
+  sleep(ms: number): Promise<void> {
+    return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  }
+}
+
+/** A caller's cancellation: an AbortError DOMException, as fetch() throws. */
+function abortError(reason: unknown): Error {
+  if (reason instanceof Error) return reason;
+  return new DOMException("The operation was aborted", "AbortError");
+}

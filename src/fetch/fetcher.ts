@@ -1,0 +1,265 @@
+/**
+ * The network half of the pipeline: policy → robots.txt → GET, hop by hop, until a final
+ * response whose decoded body is in memory. Every hop is checked as the first request was.
+ */
+import { Agent, buildConnector } from "undici";
+import { httpErrorMessage, WebFetchError } from "../errors.js";
+import { checkDomainLists, redirectAllowed } from "../net/domains.js";
+import { AddressGuard, type LookupFn } from "../net/guard.js";
+import { RobotsPolicy } from "../net/robots-policy.js";
+import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
+import {
+  LIMITS,
+  type RedirectPolicy,
+  type ResolvedOptions,
+  type RobotsPolicy as RobotsMode,
+} from "../options.js";
+import { discardBody, parseContentEncoding, readBody } from "./body.js";
+import { Deadline } from "./deadline.js";
+import { ACCEPT, ACCEPT_ENCODING, getOnce, type HopResponse, mapRequestError } from "./http.js";
+
+/** Statuses that redirect; 303 turns into GET, which every request here already is. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Request headers that carry credentials: dropped when a redirect changes origin. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+export interface Redirect {
+  from: string;
+  to: string;
+  status: number;
+}
+
+export interface RawResponse {
+  url: string;
+  finalUrl: string;
+  redirects: Redirect[];
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface HopPolicy {
+  redirects: RedirectPolicy;
+  maxRedirects: number;
+  robots: RobotsMode;
+  headers: Record<string, string>;
+}
+
+export interface FetcherDeps {
+  lookup?: LookupFn | undefined;
+  connect?: buildConnector.connector | undefined;
+}
+
+/** Owns the guarded undici agent and the robots.txt cache of one webfetch instance. */
+export class Fetcher {
+  readonly #options: ResolvedOptions;
+  readonly #guard: AddressGuard;
+  readonly #agent: Agent;
+  readonly #robots: RobotsPolicy;
+
+  constructor(options: ResolvedOptions, deps: FetcherDeps = {}) {
+    this.#options = options;
+    this.#guard = new AddressGuard({
+      allowPrivateNetwork: options.allowPrivateNetwork,
+      allowAddresses: options.allowAddresses,
+      lookup: deps.lookup,
+    });
+    this.#agent = new Agent({
+      connections: options.maxConnectionsPerOrigin,
+      connect: this.#guard.connector(deps.connect ?? buildConnector({ timeout: 10_000 })),
+      keepAliveTimeout: 4_000,
+    });
+    this.#robots = new RobotsPolicy(
+      (url, deadline, ms) => this.#fetchRobots(url, deadline, ms),
+      options.productToken,
+    );
+  }
+
+  /** Closes pooled connections. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /** Checks a target against the pure policy (scheme, names, domain lists). */
+  checkTarget(target: ParsedTarget): void {
+    checkDomainLists(target.hostname, this.#options.allowedDomains, this.#options.blockedDomains);
+  }
+
+  /** Follows `target` to its final response and reads the body, all within `deadline`. */
+  async fetch(target: ParsedTarget, policy: HopPolicy, deadline: Deadline): Promise<RawResponse> {
+    const start = target.url;
+    const redirects: Redirect[] = [];
+    const visited = new Set<string>([normalizeUrl(start)]);
+    let current = target;
+    for (;;) {
+      const response = await this.#hop(current, policy, start, deadline);
+      const location = firstHeader(response.headers.location);
+      if (!REDIRECT_STATUSES.has(response.status) || !location) {
+        return this.#finish(start, current.url, redirects, response, deadline);
+      }
+      discardBody(response.body);
+      const next = resolveRedirect(location, current.url);
+      if (!redirectAllowed(policy.redirects, start, next.url)) {
+        throw new WebFetchError(
+          "CROSS_HOST_REDIRECT",
+          `Redirected to another host: ${next.url.href} (not followed)`,
+          { location: next.url.href, status: response.status, retryable: false },
+        );
+      }
+      redirects.push({ from: current.url.href, to: next.url.href, status: response.status });
+      const key = normalizeUrl(next.url);
+      if (visited.has(key)) {
+        throw new WebFetchError(
+          "TOO_MANY_REDIRECTS",
+          `Redirect loop detected at ${next.url.href}`,
+          {
+            retryable: false,
+          },
+        );
+      }
+      if (redirects.length > policy.maxRedirects) {
+        throw new WebFetchError(
+          "TOO_MANY_REDIRECTS",
+          `Too many redirects (max ${policy.maxRedirects})`,
+          {
+            retryable: false,
+          },
+        );
+      }
+      visited.add(key);
+      current = next;
+    }
+  }
+
+  /** One hop: policy, robots.txt, GET. */
+  async #hop(
+    target: ParsedTarget,
+    policy: HopPolicy,
+    start: URL,
+    deadline: Deadline,
+  ): Promise<HopResponse> {
+    this.checkTarget(target);
+    // The guard resolves and checks before anything else touches the network, robots.txt
+    // included; the connector then reuses this exact, pinned resolution.
+    await deadline.race(this.#guard.resolve(target.hostname, target.port));
+    if (policy.robots === "respect") await this.#robots.check(target.url, deadline);
+    const headers = this.#headers(policy.headers, target.url.origin !== start.origin);
+    return getOnce(target.url, {
+      dispatcher: this.#agent,
+      headers,
+      deadline,
+      retries: this.#options.retries,
+    });
+  }
+
+  #headers(extra: Record<string, string>, crossOrigin: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      "user-agent": this.#options.userAgent,
+      accept: ACCEPT,
+      "accept-encoding": ACCEPT_ENCODING,
+      "accept-language": "en;q=0.9, *;q=0.5",
+    };
+    for (const [name, value] of Object.entries(extra)) {
+      const lower = name.toLowerCase();
+      if (crossOrigin && CREDENTIAL_HEADERS.has(lower)) continue;
+      // The body cap depends on decoding what we asked for.
+      if (lower === "accept-encoding") continue;
+      headers[lower] = value;
+    }
+    return headers;
+  }
+
+  async #finish(
+    start: URL,
+    finalUrl: URL,
+    redirects: Redirect[],
+    response: HopResponse,
+    deadline: Deadline,
+  ): Promise<RawResponse> {
+    if (response.status < 200 || response.status >= 300) {
+      discardBody(response.body);
+      throw new WebFetchError("HTTP_ERROR", httpErrorMessage(response.status), {
+        status: response.status,
+        retryable: response.status === 429 || response.status >= 500,
+      });
+    }
+    const body = await this.#read(response, this.#options.maxBytes, deadline, "throw");
+    return {
+      url: start.href,
+      finalUrl: finalUrl.href,
+      redirects,
+      status: response.status,
+      headers: response.headers,
+      body,
+    };
+  }
+
+  async #read(
+    response: HopResponse,
+    cap: number,
+    deadline: Deadline,
+    overflow: "throw" | "truncate",
+  ): Promise<Buffer> {
+    const length = Number(firstHeader(response.headers["content-length"]));
+    try {
+      return await readBody(
+        response.body,
+        parseContentEncoding(response.headers["content-encoding"]),
+        cap,
+        Number.isFinite(length) ? length : undefined,
+        overflow,
+      );
+    } catch (error) {
+      if (error instanceof WebFetchError) throw error;
+      throw mapRequestError(error, deadline);
+    }
+  }
+
+  /** GET robots.txt: redirects followed through the guard (RFC 9309 asks for five), body capped. */
+  async #fetchRobots(
+    url: URL,
+    deadline: Deadline,
+    timeoutMs: number,
+  ): Promise<{ status: number; body: string }> {
+    const sub = new Deadline(Math.min(timeoutMs, deadline.remaining()), deadline.signal);
+    let current = parseTargetUrl(url.href);
+    for (let hop = 0; ; hop++) {
+      await sub.race(this.#guard.resolve(current.hostname, current.port));
+      const response = await getOnce(current.url, {
+        dispatcher: this.#agent,
+        headers: this.#headers({}, false),
+        deadline: sub,
+        retries: 0,
+      });
+      const location = firstHeader(response.headers.location);
+      if (REDIRECT_STATUSES.has(response.status) && location && hop < 5) {
+        discardBody(response.body);
+        current = resolveRedirect(location, current.url);
+        continue;
+      }
+      if (response.status < 200 || response.status >= 300) {
+        discardBody(response.body);
+        return { status: response.status, body: "" };
+      }
+      const body = await this.#read(response, LIMITS.maxRobotsBytes, sub, "truncate");
+      return { status: response.status, body: body.toString("utf8") };
+    }
+  }
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A Location header as a checked target: relative to the current URL, http(s) only. */
+function resolveRedirect(location: string, base: URL): ParsedTarget {
+  let absolute: string;
+  try {
+    absolute = new URL(location, base).href;
+  } catch {
+    throw new WebFetchError("INVALID_URL", `Invalid URL: redirect to ${location.slice(0, 200)}`, {
+      retryable: false,
+    });
+  }
+  return parseTargetUrl(absolute);
+}

@@ -1,0 +1,157 @@
+/**
+ * One HTTP GET hop over the shared undici agent: headers, the deadline's signal, bounded retries
+ * of transient failures. It never follows redirects (the caller checks each hop) and never
+ * decompresses (body.ts does, with a cap).
+ */
+import type { Readable } from "node:stream";
+import { type Dispatcher, request } from "undici";
+import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../options.js";
+import { discardBody } from "./body.js";
+import type { Deadline } from "./deadline.js";
+
+/** Preferred types first: Markdown as the site's author wrote it, then HTML, JSON, text (seed 001). */
+export const ACCEPT =
+  "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.8, text/plain;q=0.8, */*;q=0.5";
+export const ACCEPT_ENCODING = "gzip, deflate, br";
+
+/** Statuses worth a retry: the gateway or server said "not now". */
+const RETRY_STATUSES = new Set([502, 503, 504]);
+/** Socket-level failures that a fresh connection may not repeat. */
+const RETRY_ERRORS = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "ECONNREFUSED",
+]);
+/** First backoff; doubled on each retry. */
+const BACKOFF_MS = 200;
+
+export interface HopResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export interface HopOptions {
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  deadline: Deadline;
+  retries: number;
+}
+
+/** GETs `url` once, retrying transient failures while the deadline allows. */
+export async function getOnce(url: URL, options: HopOptions): Promise<HopResponse> {
+  const { deadline } = options;
+  for (let attempt = 0; ; attempt++) {
+    deadline.throwIfDone();
+    let response: HopResponse;
+    try {
+      const res = await request(url, {
+        method: "GET",
+        dispatcher: options.dispatcher,
+        headers: options.headers,
+        signal: deadline.signal,
+        // The deadline covers these; undici's own 300 s defaults must not outlive it.
+        headersTimeout: Math.max(1, deadline.remaining()),
+        bodyTimeout: Math.max(1, deadline.remaining()),
+      });
+      response = { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      const mapped = mapRequestError(error, deadline);
+      if (
+        attempt < options.retries &&
+        isTransientError(error) &&
+        deadline.remaining() > BACKOFF_MS
+      ) {
+        await deadline.sleep(BACKOFF_MS * 2 ** attempt);
+        continue;
+      }
+      throw mapped;
+    }
+    const wait = retryDelay(response, attempt, options.retries, deadline);
+    if (wait === undefined) return response;
+    discardBody(response.body);
+    await deadline.sleep(wait);
+  }
+}
+
+/** Milliseconds to wait before retrying this response, or undefined to keep it. */
+function retryDelay(
+  res: HopResponse,
+  attempt: number,
+  retries: number,
+  deadline: Deadline,
+): number | undefined {
+  if (attempt >= retries) return undefined;
+  let wait: number | undefined;
+  if (RETRY_STATUSES.has(res.status)) wait = BACKOFF_MS * 2 ** attempt;
+  if (res.status === 429 || res.status === 503) {
+    const after = parseRetryAfter(res.headers["retry-after"]);
+    if (after !== undefined) wait = after;
+    else if (res.status === 429) wait = undefined;
+  }
+  if (wait === undefined || wait > LIMITS.maxRetryAfter) return undefined;
+  // Only when the retry can still finish inside the deadline.
+  return wait < deadline.remaining() - 50 ? wait : undefined;
+}
+
+/** Retry-After as milliseconds (delta-seconds or an HTTP date). */
+export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  if (/^\s*\d+\s*$/.test(raw)) return Number(raw) * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isTransientError(error: unknown): boolean {
+  if (findWebFetchError(error)) return false;
+  const code = errorCode(error);
+  return code !== undefined && RETRY_ERRORS.has(code);
+}
+
+/** A WebFetchError raised inside the connector (the guard) travels up as a cause. */
+function findWebFetchError(error: unknown): WebFetchError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof WebFetchError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Maps an undici/socket failure to the WebFetchError a caller can act on. */
+export function mapRequestError(error: unknown, deadline: Deadline): Error {
+  const own = findWebFetchError(error);
+  if (own) return own;
+  if (deadline.expired) return deadline.timeoutError(error);
+  if (deadline.cancelled) return error as Error;
+  const code = errorCode(error);
+  if (code === "UND_ERR_HEADERS_OVERFLOW") {
+    return new WebFetchError("TOO_LARGE", "Response headers are too large", {
+      cause: error,
+      retryable: false,
+    });
+  }
+  if (
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  ) {
+    return deadline.timeoutError(error);
+  }
+  const reason = (error as Error).message || code || "unknown error";
+  return new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, { cause: error });
+}

@@ -1,0 +1,136 @@
+/**
+ * The address guard (SSRF defence). A host is resolved once; every address it resolves to must
+ * be public unicast (or opened by `allowAddresses` / `allowPrivateNetwork`); the socket is then
+ * opened to exactly that checked address, so a second DNS answer (rebinding) can never switch
+ * it. The same guard sits inside the connector, so no connection (page, redirect hop, robots.txt)
+ * can bypass it, whatever the caller does.
+ */
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { LRUCache } from "lru-cache";
+import type { buildConnector } from "undici";
+import { WebFetchError } from "../errors.js";
+import { classifyAddress } from "./address.js";
+import { type AddressRule, matchesAddressRule, parseAddressRules } from "./allowlist.js";
+import { blockedHostnameReason } from "./hostname.js";
+
+/** Resolves a host name to every address it has. */
+export type LookupFn = (
+  hostname: string,
+) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+export interface AddressGuardOptions {
+  allowPrivateNetwork: boolean;
+  allowAddresses: readonly string[];
+  lookup?: LookupFn | undefined;
+}
+
+/** How long a checked resolution is reused: long enough to pin one fetch, short like DNS TTLs. */
+const PIN_TTL_MS = 30_000;
+/** Host names whose checked resolution is kept. */
+const PIN_MAX_HOSTS = 1_000;
+
+const defaultLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** DNS error codes that mean "no such host" rather than a broken resolver. */
+const NOT_FOUND = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"]);
+
+export class AddressGuard {
+  readonly #allowPrivate: boolean;
+  readonly #rules: AddressRule[];
+  readonly #lookup: LookupFn;
+  /** hostname → the promise of its resolution; every connection reads the same answer. */
+  readonly #pins = new LRUCache<
+    string,
+    Promise<ReadonlyArray<{ address: string; family: number }>>
+  >({
+    max: PIN_MAX_HOSTS,
+    ttl: PIN_TTL_MS,
+  });
+
+  constructor(options: AddressGuardOptions) {
+    this.#allowPrivate = options.allowPrivateNetwork;
+    this.#rules = parseAddressRules(options.allowAddresses);
+    this.#lookup = options.lookup ?? defaultLookup;
+  }
+
+  /**
+   * Checks one address for a port: undefined when it may be connected to, else the reason.
+   * Pure apart from the configured holes.
+   */
+  refusal(ip: string, port: number): string | undefined {
+    if (matchesAddressRule(this.#rules, ip, port)) return undefined;
+    const verdict = classifyAddress(ip);
+    if (verdict.allowed) return undefined;
+    if (this.#allowPrivate && verdict.reason !== "not an IP address") return undefined;
+    return verdict.reason;
+  }
+
+  /**
+   * Resolves `hostname` (an IP literal passes through), checks every address, and returns the
+   * one to connect to. Throws BLOCKED_ADDRESS or CONNECT_FAILED.
+   */
+  async resolve(hostname: string, port: number): Promise<string> {
+    const host = stripBrackets(hostname).replace(/\.+$/, "");
+    if (isIP(host)) {
+      const reason = this.refusal(host, port);
+      if (reason) throw blocked(`Blocked: ${host} is ${reason}`);
+      return host;
+    }
+    const nameReason = blockedHostnameReason(host);
+    if (nameReason && !this.#allowPrivate) throw blocked(`Blocked: ${host} is ${nameReason}`);
+
+    const addresses = await this.#resolveOnce(host);
+    if (addresses.length === 0) {
+      throw new WebFetchError("CONNECT_FAILED", `Failed to connect: no address for ${host}`);
+    }
+    // Every address must pass: a mixed answer is how rebinding and split-horizon attacks hide.
+    for (const { address } of addresses) {
+      const reason = this.refusal(address, port);
+      if (reason) throw blocked(`Blocked: ${host} resolves to ${address}, ${reason}`);
+    }
+    return addresses[0]!.address;
+  }
+
+  #resolveOnce(host: string): Promise<ReadonlyArray<{ address: string; family: number }>> {
+    let pending = this.#pins.get(host);
+    if (!pending) {
+      pending = this.#lookup(host).then(
+        (list) => list.map(({ address, family }) => ({ address, family })),
+        (error: unknown) => {
+          this.#pins.delete(host);
+          const code = (error as { code?: string }).code;
+          const reason =
+            code && NOT_FOUND.has(code) ? `getaddrinfo ${code} ${host}` : String(error);
+          throw new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, {
+            cause: error,
+          });
+        },
+      );
+      this.#pins.set(host, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Wraps a socket connector so it only ever connects to a checked address. TLS keeps the
+   * original host name for SNI and certificate checks (undici derives it from `host`).
+   */
+  connector(base: buildConnector.connector): buildConnector.connector {
+    return (options, callback) => {
+      const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
+      this.resolve(options.hostname, port).then(
+        (address) => base({ ...options, hostname: address }, callback),
+        (error: unknown) => callback(error as Error, null),
+      );
+    };
+  }
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+function blocked(message: string): WebFetchError {
+  return new WebFetchError("BLOCKED_ADDRESS", message, { retryable: false });
+}

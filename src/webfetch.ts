@@ -1,0 +1,238 @@
+/**
+ * createWebFetch(): the library entry point. It runs the pipeline
+ * request → policy → cache → transport → decode → convert → shape → result,
+ * shares one guarded connection pool, one cache and one concurrency limit per instance.
+ */
+import { MemoryStore } from "./cache/memory.js";
+import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
+import { convertBody } from "./convert/index.js";
+import { isWebFetchError, WebFetchError } from "./errors.js";
+import { Deadline } from "./fetch/deadline.js";
+import { Fetcher } from "./fetch/fetcher.js";
+import { Semaphore } from "./fetch/semaphore.js";
+import { createLogger, type Logger } from "./log.js";
+import { normalizeUrl, parseTargetUrl } from "./net/url.js";
+import {
+  type FetchOptions,
+  type ResolvedOptions,
+  resolveOptions,
+  type WebFetchOptions,
+} from "./options.js";
+import type { FetchResult } from "./result.js";
+import { shapeContent } from "./shape/truncate.js";
+
+export interface WebFetch {
+  /** Fetches one URL: its main content as Markdown (or text) with metadata. Throws WebFetchError. */
+  fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  /** The resolved instance options. */
+  readonly options: Readonly<ResolvedOptions>;
+  /** Closes pooled connections and the cache store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a webfetch instance.
+ *
+ * @example
+ * const web = createWebFetch();
+ * const page = await web.fetch("https://example.com");
+ * console.log(page.title, page.content);
+ */
+export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
+  const resolved = resolveOptions(options);
+  const logger: Logger = options.logger ?? createLogger();
+  const cache: CacheStore | undefined =
+    options.cache === false
+      ? undefined
+      : (options.cache ?? new MemoryStore({ maxBytes: resolved.cacheMaxBytes }));
+  const fetcher = new Fetcher(resolved, { lookup: options.lookup, connect: options.connect });
+  const limit = new Semaphore(resolved.maxConcurrency);
+  /** Fetches in flight by cache key: concurrent callers of one URL share one request. */
+  const inflight = new Map<string, Promise<CachedPage>>();
+
+  async function load(url: string, call: FetchOptions, key: string): Promise<CachedPage> {
+    const target = parseTargetUrl(url);
+    const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
+    const acquiring = limit.acquire();
+    const release = await deadline.race(acquiring).catch((error: unknown) => {
+      // The slot still arrives later: hand it straight back.
+      void acquiring.then((r) => r());
+      throw error;
+    });
+    try {
+      const raw = await fetcher.fetch(
+        target,
+        {
+          redirects: call.redirects ?? resolved.redirects,
+          maxRedirects: call.maxRedirects ?? resolved.maxRedirects,
+          robots: call.robots ?? resolved.robots,
+          headers: call.headers ?? {},
+        },
+        deadline,
+      );
+      const headerType = raw.headers["content-type"];
+      const converted = convertBody(
+        raw.body,
+        Array.isArray(headerType) ? headerType[0] : headerType,
+        {
+          url: raw.finalUrl,
+          format: call.format ?? resolved.format,
+          extract: call.extract ?? resolved.extract,
+        },
+      );
+      const page: CachedPage = {
+        url: normalizeUrl(target.url),
+        finalUrl: raw.finalUrl,
+        redirects: raw.redirects,
+        status: raw.status,
+        ...converted,
+        fetchedAt: new Date().toISOString(),
+      };
+      if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
+      return page;
+    } finally {
+      release();
+    }
+  }
+
+  async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
+    const started = performance.now();
+    let outcome = "ok";
+    let page: CachedPage | undefined;
+    let cached = false;
+    try {
+      const target = parseTargetUrl(url);
+      if (resolved.network === "none") {
+        throw new WebFetchError(
+          "NETWORK_DISABLED",
+          'Web fetch requires network access (network is "none")',
+          {
+            retryable: false,
+          },
+        );
+      }
+      fetcher.checkTarget(target);
+      const format = call.format ?? resolved.format;
+      const extract = call.extract ?? resolved.extract;
+      const key = cacheKey(normalizeUrl(target.url), format, extract, call);
+      if (cache && call.cache !== false) {
+        const hit = await readCache(cache, key, call.maxAge ?? resolved.cacheTtl);
+        if (hit) {
+          page = hit.page;
+          cached = true;
+        }
+      }
+      if (!page) {
+        // A caller with its own signal does not share: its cancel must not fail the others.
+        let pending = call.signal ? undefined : inflight.get(key);
+        if (!pending) {
+          pending = load(url, call, key);
+          if (!call.signal) {
+            inflight.set(key, pending);
+            void pending.then(
+              () => inflight.delete(key),
+              () => inflight.delete(key),
+            );
+          }
+        }
+        page = await pending;
+      }
+      return toResult(page, call, resolved, cached, performance.now() - started);
+    } catch (error) {
+      outcome = isWebFetchError(error) ? error.code : "ERROR";
+      throw error;
+    } finally {
+      logger.info(
+        {
+          url,
+          finalUrl: page?.finalUrl,
+          status: page?.status,
+          bytes: page?.content.length,
+          ms: Math.round(performance.now() - started),
+          cached,
+          outcome,
+        },
+        "fetch",
+      );
+    }
+  }
+
+  return {
+    fetch: fetchPage,
+    options: resolved,
+    async close() {
+      await fetcher.close();
+      await cache?.close?.();
+    },
+  };
+}
+
+/** Every option that changes the converted content is part of the key. */
+function cacheKey(url: string, format: string, extract: string, call: FetchOptions): string {
+  const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
+  return `v1|${format}|${extract}|${headers}|${url}`;
+}
+
+async function readCache(
+  cache: CacheStore,
+  key: string,
+  maxAgeSeconds: number,
+): Promise<CacheEntry | undefined> {
+  if (maxAgeSeconds <= 0) return undefined;
+  const entry = await cache.get(key);
+  if (!entry) return undefined;
+  return Date.now() - entry.storedAt <= maxAgeSeconds * 1000 ? entry : undefined;
+}
+
+/** The result object of SPEC §3.7, shaped for this call; unknown optional values omitted. */
+function toResult(
+  page: CachedPage,
+  call: FetchOptions,
+  resolved: ResolvedOptions,
+  cached: boolean,
+  ms: number,
+): FetchResult {
+  const maxLength = call.maxLength ?? resolved.maxLength;
+  const startIndex = call.startIndex ?? 0;
+  if (!Number.isInteger(maxLength) || maxLength < 1)
+    throw new RangeError("maxLength must be a positive integer");
+  if (!Number.isInteger(startIndex) || startIndex < 0)
+    throw new RangeError("startIndex must be a non-negative integer");
+  if (startIndex > 0 && startIndex >= page.content.length) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `start_index ${startIndex} is past the end of the content (${page.content.length} characters)`,
+      { retryable: false },
+    );
+  }
+  const shaped = shapeContent(page.content, { startIndex, maxLength });
+  const result: FetchResult = {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    redirects: page.redirects,
+    status: page.status,
+    contentType: page.contentType,
+    ...optional("charset", page.charset),
+    ...optional("title", page.title),
+    ...optional("description", page.description),
+    ...optional("author", page.author),
+    ...optional("siteName", page.siteName),
+    ...optional("publishedAt", page.publishedAt),
+    ...optional("lang", page.lang),
+    ...optional("canonicalUrl", page.canonicalUrl),
+    format: call.format ?? resolved.format,
+    content: shaped.content,
+    totalLength: shaped.totalLength,
+    startIndex: shaped.startIndex,
+    truncated: shaped.truncated,
+    ...optional("nextStartIndex", shaped.nextStartIndex),
+    cached,
+    fetchedAt: page.fetchedAt,
+    timings: { totalMs: Math.round(ms * 100) / 100 },
+  };
+  return result;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined || value === "" ? {} : { [key]: value }) as { [P in K]?: V };
+}
