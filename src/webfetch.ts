@@ -11,9 +11,11 @@ import { Deadline } from "./fetch/deadline.js";
 import { Fetcher } from "./fetch/fetcher.js";
 import { Semaphore } from "./fetch/semaphore.js";
 import { createLogger, type Logger } from "./log.js";
+import { redirectAllowed } from "./net/domains.js";
 import { normalizeUrl, parseTargetUrl } from "./net/url.js";
 import {
   type FetchOptions,
+  type RedirectPolicy,
   type ResolvedOptions,
   resolveOptions,
   type WebFetchOptions,
@@ -117,21 +119,31 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       const key = cacheKey(normalizeUrl(target.url), format, extract, call);
       if (cache && call.cache !== false) {
         const hit = await readCache(cache, key, call.maxAge ?? resolved.cacheTtl);
-        if (hit) {
+        // A page reached through redirects this call would not follow is not an answer for it.
+        if (
+          hit &&
+          withinPolicy(
+            hit.page,
+            call.redirects ?? resolved.redirects,
+            call.maxRedirects ?? resolved.maxRedirects,
+          )
+        ) {
           page = hit.page;
           cached = true;
         }
       }
       if (!page) {
-        // A caller with its own signal does not share: its cancel must not fail the others.
-        let pending = call.signal ? undefined : inflight.get(key);
+        // Callers share a request only under the same network policy; a caller with its own
+        // signal does not share at all, so its cancel cannot fail the others.
+        const flight = `${key}|${policyKey(call, resolved)}`;
+        let pending = call.signal ? undefined : inflight.get(flight);
         if (!pending) {
           pending = load(url, call, key);
           if (!call.signal) {
-            inflight.set(key, pending);
+            inflight.set(flight, pending);
             void pending.then(
-              () => inflight.delete(key),
-              () => inflight.delete(key),
+              () => inflight.delete(flight),
+              () => inflight.delete(flight),
             );
           }
         }
@@ -171,6 +183,21 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 function cacheKey(url: string, format: string, extract: string, call: FetchOptions): string {
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
   return `v1|${format}|${extract}|${headers}|${url}`;
+}
+
+/** The options that change how the network is used, not what the content is. */
+function policyKey(call: FetchOptions, resolved: ResolvedOptions): string {
+  const redirects = call.redirects ?? resolved.redirects;
+  const max = call.maxRedirects ?? resolved.maxRedirects;
+  return `${redirects}|${max}|${call.robots ?? resolved.robots}|${call.timeout ?? resolved.timeout}`;
+}
+
+/** Whether a cached page's redirect chain is one this call's redirect policy would follow. */
+function withinPolicy(page: CachedPage, policy: RedirectPolicy, maxRedirects: number): boolean {
+  if (page.redirects.length > maxRedirects) return false;
+  if (policy === "follow" || page.redirects.length === 0) return true;
+  const start = new URL(page.url);
+  return page.redirects.every((hop) => redirectAllowed(policy, start, new URL(hop.to)));
 }
 
 async function readCache(

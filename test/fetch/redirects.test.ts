@@ -142,6 +142,15 @@ describe("cache", () => {
     expect((await t.web.fetch(url, { maxLength: 100 })).cached).toBe(true);
   });
 
+  it("does not serve a page reached by a cross-host redirect to a same-host call", async () => {
+    const to = server.url("/article", "other.test");
+    const url = server.url(`/redirect-to?url=${encodeURIComponent(to)}&cache=5`);
+    expect((await t.web.fetch(url)).finalUrl).toBe(to);
+    expect((await t.web.fetch(url)).cached).toBe(true);
+    const e = await failure(t.web.fetch(url, { redirects: "same-host" }));
+    expect(e.code).toBe("CROSS_HOST_REDIRECT");
+  });
+
   it("shares one request between concurrent fetches of one URL", async () => {
     const url = server.url("/public?cache=3");
     const before = server.hits.get("/public") ?? 0;
