@@ -1,0 +1,20 @@
+/**
+ * Plain text (and CSV) is returned as it came: only line endings are made uniform and a leading
+ * byte order mark is dropped, so offsets and line numbers mean the same on every platform.
+ */
+
+/** A leading U+FEFF (a BOM that survived decoding). */
+const LEADING_BOM_RE = /^\uFEFF/;
+
+/** CRLF and lone CR line endings. */
+const LINE_ENDING_RE = /\r\n?/g;
+
+/**
+ * Returns text as is, with CRLF/CR line endings turned into LF and a leading BOM removed.
+ *
+ * @example
+ * convertText("\uFEFFa,b\r\n1,2\r\n") // → "a,b\n1,2\n"
+ */
+export function convertText(text: string): string {
+  return text.replace(LEADING_BOM_RE, "").replace(LINE_ENDING_RE, "\n");
+}
