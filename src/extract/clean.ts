@@ -1,0 +1,237 @@
+/**
+ * Removes what a reader never sees or never wants: scripts, styles, embedded objects, form
+ * controls and hidden elements always; and for main-content extraction also page chrome
+ * (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog comment
+ * sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
+ * Readability's REGEXPS.
+ *
+ * Pattern matches are guesses, so they are guarded: an element holding more than
+ * MAX_REMOVED_SHARE of the page's text is kept (a forum whose posts sit in `class="comments"`,
+ * a restaurant page whose content is `class="menu"`), and so are its descendants of the same
+ * kind.
+ */
+
+import { attr, type DomElement, type DomNode, isElement, tagOf, walk } from "./dom.js";
+import { measureText } from "./stats.js";
+
+/** Which part of the page is wanted: the main content, or everything visible. */
+export type CleanMode = "main" | "full";
+
+/** Elements with no readable text of their own, removed in every mode. */
+const ALWAYS_REMOVED_TAGS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "svg",
+  "canvas",
+  "audio",
+  "video",
+  "map",
+  "head",
+  "link",
+  "meta",
+  "base",
+  "input",
+  "select",
+  "option",
+  "optgroup",
+  "datalist",
+  "textarea",
+  "output",
+  "progress",
+  "meter",
+]);
+
+/** Line-number gutters of code listings, removed in every mode (numbers are not content). */
+const LINE_NUMBERS = /(?:^|\s)(?:linenos|lineno|line-numbers-rows|hljs-ln-numbers)(?:\s|$)/i;
+/** A table cell of line numbers (Pygments, Rouge and Hexo tables). */
+const GUTTER_CELL = /(?:^|\s)(?:gutter|linenos|rouge-gutter)(?:\s|$)/i;
+
+/** Inline styles that hide an element. */
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
+
+/** Page chrome by tag, removed for main content. */
+const CHROME_TAGS = new Set(["nav", "aside", "footer", "header", "form", "dialog"]);
+
+/**
+ * Inside these, `<header>` and `<footer>` belong to the content (an article's title, a quote's
+ * attribution), as ARIA maps them to landmarks only outside sectioning content.
+ */
+const CONTENT_ROOT_TAGS = new Set(["article", "main", "section", "blockquote"]);
+
+/** ARIA landmark and widget roles of page chrome. */
+const CHROME_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "menu",
+  "menubar",
+  "toolbar",
+  "dialog",
+  "alertdialog",
+  "tooltip",
+]);
+
+/** Cookie and consent banners (OneTrust, Didomi, Quantcast, …): substrings of class/id. */
+const CONSENT = /cookie|consent|gdpr|onetrust|didomi|qc-cmp|cmp-banner|privacy-banner/i;
+
+/** Ad slots, as whole `-`/`_`-separated words so "header", "shadow" and "add" never match. */
+const ADS =
+  /(?:^|[\s_-])(?:ads?|adv|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)(?=$|[\s_\d-])/i;
+
+/** Share buttons and social widgets. */
+const SHARE =
+  /(?:^|[\s_-])(?:share|sharing|sharedaddy|shareaholic|addthis|social\w*|sociable|follow-us)(?=$|[\s_-])/i;
+
+/** Blog comment sections (kept when they are most of the page, as on forums). */
+const COMMENTS =
+  /(?:^|[\s_-])(?:comments?|commentlist|comment-?list|comments-area|disqus\w*|respond|replies)(?=$|[\s_-])/i;
+
+/**
+ * Menus, sidebars, breadcrumbs, pagination, related links, newsletter boxes, popups, tables of
+ * contents, screen-reader-only text and wiki "[edit]" links.
+ */
+const CHROME =
+  /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection)(?=$|[\s_-])/i;
+
+/** Class/id words that mark content even when CHROME matches too (Readability's okMaybe…). */
+const CHROME_EXEMPT = /article|body|content|main|column|post|entry|story|text|shadow/i;
+
+/** Elements never removed by class/id pattern: the content roots themselves. */
+const PATTERN_EXEMPT_TAGS = new Set(["html", "body", "main", "article"]);
+
+/**
+ * An element holding more than this share of the page's text is not boilerplate, whatever its
+ * class says.
+ */
+const MAX_REMOVED_SHARE = 0.5;
+
+/** Kinds of removable element; a kept (large) element protects descendants of its kind. */
+type Kind = "chrome" | "noise" | "comments";
+
+/**
+ * Cleans `body` in place. `"full"` removes only invisible and non-text elements; `"main"` also
+ * removes page chrome and boilerplate.
+ *
+ * @example
+ * cleanDocument(document.body, "main");
+ */
+export function cleanDocument(body: DomElement, mode: CleanMode): void {
+  removeInvisible(body);
+  if (mode === "main") removeBoilerplate(body);
+}
+
+/** Removes non-text elements, form controls and hidden elements. */
+function removeInvisible(body: DomElement): void {
+  const doomed: DomNode[] = [];
+  let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
+  walk(
+    body,
+    (node) => {
+      if (!isElement(node)) {
+        if (node.nodeType === 8) doomed.push(node); // comments
+        return false;
+      }
+      const tag = tagOf(node);
+      if (ALWAYS_REMOVED_TAGS.has(tag) || isHidden(node, tag) || isLineNumbers(node, tag)) {
+        doomed.push(node);
+        return false;
+      }
+      if (tag === "button" && keepButtons === 0) {
+        doomed.push(node);
+        return false;
+      }
+      if (isTitleHolder(tag)) keepButtons++;
+      return true;
+    },
+    (el) => {
+      if (isTitleHolder(tagOf(el))) keepButtons--;
+    },
+  );
+  for (const node of doomed) node.remove();
+}
+
+/** Line-number gutters beside code. */
+function isLineNumbers(el: DomElement, tag: string): boolean {
+  const names = el.getAttribute("class");
+  if (names === null) return false;
+  return LINE_NUMBERS.test(names) || (tag === "td" && GUTTER_CELL.test(names));
+}
+
+/** Headings and `<summary>`, whose buttons (accordions) carry text. */
+function isTitleHolder(tag: string): boolean {
+  return (
+    tag === "summary" || (tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6")
+  );
+}
+
+/** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
+function isHidden(el: DomElement, tag = tagOf(el)): boolean {
+  if (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") return true;
+  if (attr(el, "aria-hidden").toLowerCase() === "true") return true;
+  if (tag === "dialog" && !el.hasAttribute("open")) return true;
+  const style = el.getAttribute("style");
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/** Removes page chrome and boilerplate, guarded by the share of text each element holds. */
+function removeBoilerplate(body: DomElement): void {
+  const stats = measureText(body);
+  const total = stats.get(body)?.chars ?? 0;
+  const doomed: DomElement[] = [];
+  const protectedKinds = new Map<DomElement, Kind>();
+  const protecting: Record<Kind, number> = { chrome: 0, noise: 0, comments: 0 };
+  let contentRoots = 0; // open CONTENT_ROOT_TAGS elements
+  walk(
+    body,
+    (node) => {
+      if (!isElement(node)) return false;
+      const tag = tagOf(node);
+      const kind = boilerplateKind(node, tag, contentRoots > 0);
+      if (kind !== undefined && protecting[kind] === 0) {
+        const chars = stats.get(node)?.chars ?? 0;
+        if (total === 0 || chars <= total * MAX_REMOVED_SHARE) {
+          doomed.push(node);
+          return false;
+        }
+        protectedKinds.set(node, kind);
+        protecting[kind]++;
+      }
+      if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
+      return true;
+    },
+    (el) => {
+      const tag = tagOf(el);
+      if (CONTENT_ROOT_TAGS.has(tag)) contentRoots--;
+      const kind = protectedKinds.get(el);
+      if (kind !== undefined) protecting[kind]--;
+    },
+  );
+  for (const el of doomed) el.remove();
+}
+
+/** What kind of boilerplate `el` looks like, if any. */
+function boilerplateKind(el: DomElement, tag: string, inContentRoot: boolean): Kind | undefined {
+  if (CHROME_TAGS.has(tag) && !((tag === "header" || tag === "footer") && inContentRoot)) {
+    return "chrome";
+  }
+  const role = attr(el, "role").toLowerCase();
+  if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
+  if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
+  if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
+  const names = `${attr(el, "class")} ${attr(el, "id")}`.trim();
+  if (names === "") return undefined;
+  if (CONSENT.test(names) || ADS.test(names) || SHARE.test(names)) return "noise";
+  if (COMMENTS.test(names)) return "comments";
+  if (CHROME.test(names) && !CHROME_EXEMPT.test(names)) return "chrome";
+  return undefined;
+}

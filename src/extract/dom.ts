@@ -1,0 +1,139 @@
+/**
+ * The small slice of the DOM that webfetch uses, typed by hand (the project compiles without the
+ * DOM lib), plus iterative traversal helpers. Every walk here moves along firstChild /
+ * nextSibling / parentNode pointers, so no code path recurses over the tree: a hostile page of
+ * any depth costs time in proportion to its size, never stack.
+ */
+
+/** `Node.ELEMENT_NODE`. */
+export const ELEMENT_NODE = 1;
+/** `Node.TEXT_NODE`. */
+export const TEXT_NODE = 3;
+/** `Node.CDATA_SECTION_NODE` (text in foreign content). */
+export const CDATA_SECTION_NODE = 4;
+
+/** Any node of the tree. */
+export interface DomNode {
+  readonly nodeType: number;
+  readonly nodeName: string;
+  readonly parentNode: DomNode | null;
+  readonly firstChild: DomNode | null;
+  readonly nextSibling: DomNode | null;
+  readonly textContent: string | null;
+  remove(): void;
+}
+
+/** A text node. */
+export interface DomText extends DomNode {
+  readonly data: string;
+}
+
+/** An element (linkedom gives HTML elements upper-case `tagName`, lower-case `localName`). */
+export interface DomElement extends DomNode {
+  readonly tagName: string;
+  readonly localName: string;
+  readonly firstElementChild: DomElement | null;
+  readonly nextElementSibling: DomElement | null;
+  getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  getAttributeNames(): ArrayLike<string>;
+  appendChild<T extends DomNode>(node: T): T;
+  insertBefore<T extends DomNode>(node: T, reference: DomNode | null): T;
+}
+
+/** The document. */
+export interface DomDocument {
+  readonly documentElement: DomElement | null;
+  readonly childNodes: ArrayLike<DomNode>;
+  createElement(tagName: string): DomElement;
+  appendChild<T extends DomNode>(node: T): T;
+}
+
+/** True for element nodes. */
+export function isElement(node: DomNode | null | undefined): node is DomElement {
+  return node?.nodeType === ELEMENT_NODE;
+}
+
+/** True for text (and CDATA) nodes. */
+export function isText(node: DomNode | null | undefined): node is DomText {
+  return node?.nodeType === TEXT_NODE || node?.nodeType === CDATA_SECTION_NODE;
+}
+
+/** Lower-case tag name of an element (`"div"`). */
+export function tagOf(el: DomElement): string {
+  return el.localName.toLowerCase();
+}
+
+/** Reads an attribute, trimmed; `""` when absent. */
+export function attr(el: DomElement, name: string): string {
+  return el.getAttribute(name)?.trim() ?? "";
+}
+
+/**
+ * Visits the descendants of `root` in document order without recursion. `enter` is called for
+ * every node and returns whether to descend into it; `exit` is called, after its children, for
+ * every element that was descended into. The tree must not change during the walk: collect
+ * nodes and change them afterwards.
+ *
+ * @example
+ * walk(body, (node) => { if (isText(node)) count += node.data.length; return true; });
+ */
+export function walk(
+  root: DomNode,
+  enter: (node: DomNode) => boolean,
+  exit?: (el: DomElement) => void,
+): void {
+  let node = root.firstChild;
+  while (node !== null) {
+    const descend = enter(node) && isElement(node);
+    if (descend && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    if (descend && exit) exit(node as DomElement);
+    // Climb until a next sibling exists, closing the elements left behind.
+    let current: DomNode = node;
+    node = null;
+    while (current !== root) {
+      const next: DomNode | null = current.nextSibling;
+      if (next !== null) {
+        node = next;
+        break;
+      }
+      const parent: DomNode | null = current.parentNode;
+      if (parent === null || parent === root) break;
+      if (exit) exit(parent as DomElement);
+      current = parent;
+    }
+  }
+}
+
+/** Visits every element under `root`; return `false` from `visit` to skip its subtree. */
+export function walkElements(root: DomNode, visit: (el: DomElement) => boolean): void {
+  walk(root, (node) => isElement(node) && visit(node));
+}
+
+/** Element children of `el`, in order. */
+export function childElements(el: DomElement): DomElement[] {
+  const out: DomElement[] = [];
+  for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+    out.push(child);
+  }
+  return out;
+}
+
+/** Whitespace runs (including NBSP) collapse to one space, as a browser renders text. */
+const WHITESPACE_RUN = /[\s\u00a0]+/g;
+
+/** Text of a subtree, whitespace collapsed and trimmed; iterative, unlike some DOM getters. */
+export function textOf(root: DomNode): string {
+  const parts: string[] = [];
+  if (isText(root)) parts.push(root.data);
+  walk(root, (node) => {
+    if (isText(node)) parts.push(node.data);
+    return true;
+  });
+  return parts.join("").replace(WHITESPACE_RUN, " ").trim();
+}

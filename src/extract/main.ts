@@ -1,0 +1,361 @@
+/**
+ * Chooses the element that holds a page's main content, after cleaning. Pages that say where it
+ * is (`<main>`, a dominant `<article>`, `role=main`, `itemprop=articleBody`) are taken at their
+ * word; others are scored the way Mozilla Readability does (paragraph length, commas, link
+ * density, class/id hints), keeping the best block and the siblings that look like content.
+ *
+ * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
+ * cleaned body's text and the text outside it is not mostly links, the whole body is used.
+ * A later extractor will replace the scoring; the guard and the interface stay.
+ */
+
+import {
+  childElements,
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  isElement,
+  tagOf,
+  textOf,
+  walk,
+} from "./dom.js";
+import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats.js";
+
+/** A chosen root must hold at least this share of the body's text… */
+const MIN_ROOT_SHARE = 0.25;
+/** …unless at least this share of the text outside it is link text (menus, link lists). */
+const OUTSIDE_LINK_SHARE = 0.5;
+/** An `<article>` is dominant when it has this many times the text of the next largest. */
+const DOMINANT_ARTICLE_RATIO = 3;
+/** Paragraphs shorter than this don't score (Readability's 25). */
+const MIN_PARAGRAPH_CHARS = 25;
+/** How many ancestors a paragraph's score reaches (Readability's 5). */
+const SCORE_ANCESTOR_LEVELS = 5;
+/** Alternative candidates this close to the best one suggest their common ancestor instead. */
+const ALTERNATIVE_SCORE_RATIO = 0.75;
+/** How many such alternatives make the common ancestor the root (Readability's 3). */
+const MIN_ALTERNATIVES = 3;
+/** Most alternatives examined, bounding the ancestor walk. */
+const MAX_ALTERNATIVES = 50;
+/** Siblings alike (same tag and class, with text) that make their parent the root: posts, cards. */
+const MIN_REPEATED_SIBLINGS = 3;
+/** How many levels above the best block repeated siblings are looked for. */
+const REPEAT_LEVELS = 3;
+/** Tags that repeat as units of content even without a class. */
+const UNIT_TAGS = new Set(["article", "section", "li", "tr"]);
+
+/** Elements whose own text is a paragraph of content. */
+const PARAGRAPH_TAGS = new Set(["p", "pre", "td", "blockquote", "dd"]);
+/** Block elements: a `<div>` without any of these as children reads as a paragraph. */
+const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
+]);
+/** Starting score of a candidate by tag (Readability's initializeNode). */
+const TAG_SCORES: ReadonlyMap<string, number> = new Map([
+  ["div", 5],
+  ["pre", 3],
+  ["td", 3],
+  ["blockquote", 3],
+  ["address", -3],
+  ["ol", -3],
+  ["ul", -3],
+  ["dl", -3],
+  ["dd", -3],
+  ["dt", -3],
+  ["li", -3],
+  ["form", -3],
+  ["h1", -5],
+  ["h2", -5],
+  ["h3", -5],
+  ["h4", -5],
+  ["h5", -5],
+  ["h6", -5],
+  ["th", -5],
+]);
+/** Class/id words of content containers (+25). */
+const POSITIVE_NAMES =
+  /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/i;
+/** Class/id words of boilerplate containers (-25). */
+const NEGATIVE_NAMES =
+  /-ad-|hidden|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+/** Weight of a class/id hint. */
+const NAME_WEIGHT = 25;
+/** Sentence end, marking a short sibling as prose. */
+const SENTENCE_END = /\.(?: |$)/;
+
+/**
+ * Returns the main-content root under `body` (which must already be cleaned): an existing
+ * element, a new `<div>` gathering the best block and its content siblings, or `body` itself.
+ *
+ * @example
+ * cleanDocument(body, "main");
+ * const root = selectMainContent(body, document);
+ */
+export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
+  const stats = measureText(body);
+  const bodyStats = stats.get(body);
+  if (!bodyStats || bodyStats.chars === 0) return body;
+  const accept = (candidate: TextStats): boolean => isEnough(candidate, bodyStats);
+
+  for (const candidate of declaredRoots(body, stats)) {
+    const candidateStats = stats.get(candidate);
+    if (candidateStats && accept(candidateStats)) return candidate;
+  }
+
+  const scored = scoreCandidates(body, stats);
+  if (scored === undefined) return body;
+  const members = withContentSiblings(scored.top, scored.scores, stats);
+  const combined = members.reduce<TextStats>(
+    (sum, el) => {
+      const s = stats.get(el);
+      return s
+        ? { chars: sum.chars + s.chars, linkChars: sum.linkChars + s.linkChars, commas: 0 }
+        : sum;
+    },
+    { chars: 0, linkChars: 0, commas: 0 },
+  );
+  if (!accept(combined)) return body;
+  if (members.length === 1) return members[0]!;
+  const wrapper = document.createElement("div");
+  for (const el of members) wrapper.appendChild(el);
+  return wrapper;
+}
+
+/** The "not too little" rule: enough of the body's text, or what is left out is mostly links. */
+function isEnough(candidate: TextStats, body: TextStats): boolean {
+  if (candidate.chars === 0) return false;
+  if (candidate.chars >= body.chars * MIN_ROOT_SHARE) return true;
+  const outside = body.chars - candidate.chars;
+  const outsideLinks = body.linkChars - candidate.linkChars;
+  return outsideLinks >= outside * OUTSIDE_LINK_SHARE;
+}
+
+/** Roots the page declares, in order of trust: `<main>`, dominant `<article>`, role, itemprop. */
+function declaredRoots(body: DomElement, stats: StatsMap): DomElement[] {
+  const mains: DomElement[] = [];
+  const articles: DomElement[] = [];
+  const roleMains: DomElement[] = [];
+  const articleBodies: DomElement[] = [];
+  let articleDepth = 0;
+  walk(
+    body,
+    (node) => {
+      if (!isElement(node)) return false;
+      const tag = tagOf(node);
+      if (tag === "main") mains.push(node);
+      if (tag === "article") {
+        if (articleDepth === 0) articles.push(node);
+        articleDepth++;
+      }
+      if (node.getAttribute("role")?.trim().toLowerCase() === "main") roleMains.push(node);
+      if (node.getAttribute("itemprop")?.trim().toLowerCase() === "articlebody") {
+        articleBodies.push(node);
+      }
+      return true;
+    },
+    (el) => {
+      if (tagOf(el) === "article") articleDepth--;
+    },
+  );
+  const chars = (el: DomElement): number => stats.get(el)?.chars ?? 0;
+  const largest = (list: DomElement[]): DomElement[] =>
+    list.length === 0 ? [] : [list.reduce((a, b) => (chars(b) > chars(a) ? b : a))];
+
+  const roots = [...largest(mains)];
+  const byText = [...articles].sort((a, b) => chars(b) - chars(a));
+  const [first, second] = byText;
+  if (first && (!second || chars(first) >= chars(second) * DOMINANT_ARTICLE_RATIO)) {
+    roots.push(first);
+  }
+  roots.push(...largest(roleMains), ...largest(articleBodies));
+  return roots;
+}
+
+/** The best-scoring block and every candidate's score. */
+interface Scored {
+  top: DomElement;
+  scores: Map<DomElement, number>;
+}
+
+/** Readability-style scoring: paragraphs give points to their ancestors. */
+function scoreCandidates(body: DomElement, stats: StatsMap): Scored | undefined {
+  const scores = new Map<DomElement, number>();
+  const paragraphs: DomElement[] = [];
+  walk(body, (node) => {
+    if (!isElement(node)) return false;
+    const tag = tagOf(node);
+    if (PARAGRAPH_TAGS.has(tag) || (tag === "div" && !hasBlockChild(node))) paragraphs.push(node);
+    return true;
+  });
+
+  for (const paragraph of paragraphs) {
+    const s = stats.get(paragraph);
+    if (!s || s.chars < MIN_PARAGRAPH_CHARS) continue;
+    const points = 1 + s.commas + Math.min(Math.floor(s.chars / 100), 3);
+    let level = 0;
+    for (
+      let ancestor = paragraph.parentNode;
+      isElement(ancestor) && ancestor !== body && level < SCORE_ANCESTOR_LEVELS;
+      ancestor = ancestor.parentNode, level++
+    ) {
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      const current = scores.get(ancestor) ?? initialScore(ancestor);
+      scores.set(ancestor, current + points / divider);
+    }
+  }
+
+  let top: DomElement | undefined;
+  let topScore = Number.NEGATIVE_INFINITY;
+  for (const [el, score] of scores) {
+    const final = score * (1 - linkDensity(stats.get(el)));
+    scores.set(el, final);
+    if (final > topScore) {
+      top = el;
+      topScore = final;
+    }
+  }
+  if (top === undefined) return undefined;
+  const common = promoteToCommonAncestor(top, topScore, scores, body);
+  return { top: promoteToRepeatedParent(common, stats, body), scores };
+}
+
+/** Tag and class/id score of a new candidate. */
+function initialScore(el: DomElement): number {
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+  let score = TAG_SCORES.get(tagOf(el)) ?? 0;
+  if (POSITIVE_NAMES.test(names)) score += NAME_WEIGHT;
+  if (NEGATIVE_NAMES.test(names)) score -= NAME_WEIGHT;
+  return score;
+}
+
+/** True when `el` has a block-level element child. */
+function hasBlockChild(el: DomElement): boolean {
+  for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+    if (BLOCK_TAGS.has(tagOf(child))) return true;
+  }
+  return false;
+}
+
+/**
+ * When several candidates score nearly as well as the best (cards of a listing, posts of a
+ * thread), the content is all of them: move up to the nearest ancestor holding enough of them.
+ */
+function promoteToCommonAncestor(
+  top: DomElement,
+  topScore: number,
+  scores: Map<DomElement, number>,
+  body: DomElement,
+): DomElement {
+  if (topScore <= 0) return top;
+  const alternatives: DomElement[] = [];
+  for (const [el, score] of scores) {
+    if (el !== top && score >= topScore * ALTERNATIVE_SCORE_RATIO) alternatives.push(el);
+    if (alternatives.length >= MAX_ALTERNATIVES) break;
+  }
+  if (alternatives.length < MIN_ALTERNATIVES) return top;
+  const counts = new Map<DomNode, number>();
+  for (const alternative of alternatives) {
+    for (let a = alternative.parentNode; a !== null && a !== body; a = a.parentNode) {
+      counts.set(a, (counts.get(a) ?? 0) + 1);
+    }
+  }
+  for (let a = top.parentNode; isElement(a) && a !== body; a = a.parentNode) {
+    if ((counts.get(a) ?? 0) >= MIN_ALTERNATIVES) return a;
+  }
+  return top;
+}
+
+/**
+ * The best block is often one of several alike: a post of a thread, a card of a listing, a
+ * chapter. When the block, or an ancestor a few levels up, has MIN_REPEATED_SIBLINGS or more
+ * siblings of the same tag and class that hold text, their parent is the content.
+ */
+function promoteToRepeatedParent(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
+  let node: DomElement = top;
+  for (let level = 0; level < REPEAT_LEVELS; level++) {
+    const parent = node.parentNode;
+    if (!isElement(parent) || parent === body) return top;
+    const signature = unitSignature(node);
+    if (signature !== undefined) {
+      let alike = 0;
+      for (const sibling of childElements(parent)) {
+        const chars = stats.get(sibling)?.chars ?? 0;
+        if (chars >= MIN_PARAGRAPH_CHARS && unitSignature(sibling) === signature) alike++;
+      }
+      if (alike >= MIN_REPEATED_SIBLINGS) return parent;
+    }
+    node = parent;
+  }
+  return top;
+}
+
+/** Tag and class of an element that can repeat as a unit; `undefined` for anonymous blocks. */
+function unitSignature(el: DomElement): string | undefined {
+  const tag = tagOf(el);
+  const names = (el.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(" ");
+  if (names === "" && !UNIT_TAGS.has(tag)) return undefined;
+  return `${tag}.${names}`;
+}
+
+/** The top block plus siblings that score well or read as prose (Readability's step 3). */
+function withContentSiblings(
+  top: DomElement,
+  scores: Map<DomElement, number>,
+  stats: StatsMap,
+): DomElement[] {
+  const parent = top.parentNode;
+  if (!isElement(parent)) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = top.getAttribute("class") ?? "";
+  const members: DomElement[] = [];
+  for (const sibling of childElements(parent)) {
+    if (sibling === top) {
+      members.push(sibling);
+      continue;
+    }
+    const bonus =
+      topClass !== "" && sibling.getAttribute("class") === topClass ? topScore * 0.2 : 0;
+    const score = scores.get(sibling);
+    if (score !== undefined && score + bonus >= threshold) {
+      members.push(sibling);
+      continue;
+    }
+    const s = stats.get(sibling);
+    if (!s || s.chars === 0) continue;
+    const density = linkDensity(s);
+    if (s.chars > 80 && density < 0.25) members.push(sibling);
+    else if (s.chars < 80 && density === 0 && SENTENCE_END.test(textOf(sibling))) {
+      members.push(sibling);
+    }
+  }
+  return members;
+}

@@ -1,0 +1,212 @@
+/**
+ * Page metadata (SPEC §3.5): title, description, author, site name, publication date, language
+ * and canonical URL, read from `<title>`, `<meta>` (plain, Open Graph, Twitter, Dublin Core,
+ * Highwire `citation_*`), `<link rel=canonical>`, `<html lang>` and JSON-LD. Each field takes
+ * the first source in a fixed order, so results are predictable; unknown fields are left out.
+ */
+
+import { normalizeDate } from "./date.js";
+import { attr, type DomDocument, type DomElement, isText, tagOf, walk } from "./dom.js";
+import { readJsonLd } from "./jsonld.js";
+import { isHttpUrl, resolveUrl } from "./url.js";
+
+/** Metadata of a page; a field is present only when the page states it. */
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  author?: string;
+  siteName?: string;
+  /** ISO 8601 (UTC) when the date could be read, else the page's own string. */
+  publishedAt?: string;
+  /** BCP 47 tag, `_` turned into `-` (`en-US`). */
+  lang?: string;
+  /** Absolute http(s) URL. */
+  canonicalUrl?: string;
+}
+
+/** Longest metadata value kept, in characters; longer values are cut at a word. */
+const MAX_VALUE_LENGTH = 1000;
+/** Most `<meta>` values kept under one key (pages with 10,000 citation authors exist). */
+const MAX_VALUES_PER_KEY = 50;
+/** BCP 47-shaped language tags; anything else (`"english"`, `"{{lang}}"`) is ignored. */
+const LANG_TAG = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i;
+/** Values that are URLs or handles rather than names (`article:author` is often a profile URL). */
+const NOT_A_NAME = /^(?:https?:\/\/|www\.|@)/i;
+
+/** Meta keys per field, in order of preference (lower case; `name`, `property` or `itemprop`). */
+const META_KEYS = {
+  title: ["og:title", "twitter:title", "citation_title", "dc.title", "dcterms.title"],
+  description: [
+    "description",
+    "og:description",
+    "twitter:description",
+    "dc.description",
+    "dcterms.description",
+  ],
+  author: ["author", "citation_author", "article:author", "dc.creator", "dcterms.creator"],
+  siteName: ["og:site_name", "application-name", "citation_journal_title"],
+  publishedAt: [
+    "article:published_time",
+    "datepublished",
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "dc.date",
+    "dcterms.created",
+    "dcterms.date",
+    "dc.date.issued",
+    "date",
+    "pubdate",
+    "publish-date",
+    "parsely-pub-date",
+    "sailthru.date",
+    "og:published_time",
+  ],
+} as const;
+
+/** Everything metadata reads from the DOM, gathered in one walk. */
+interface RawMetadata {
+  meta: Map<string, string[]>;
+  title?: string | undefined;
+  canonical?: string | undefined;
+  htmlLang?: string | undefined;
+  jsonLd: string[];
+}
+
+/**
+ * Extracts metadata. `baseUrl` (the page URL, or its `<base href>`) makes the canonical URL
+ * absolute; without it a relative canonical link is dropped.
+ *
+ * @example
+ * extractMetadata(parseDocument('<html lang="en"><title>Hi</title>'), "https://e.com/");
+ * // { title: "Hi", lang: "en" }
+ */
+export function extractMetadata(document: DomDocument, baseUrl?: string): PageMetadata {
+  const raw = gather(document);
+  const ld = readJsonLd(raw.jsonLd);
+  const first = (keys: readonly string[]): string | undefined => {
+    for (const key of keys) {
+      const value = raw.meta.get(key)?.[0];
+      if (value) return value;
+    }
+    return undefined;
+  };
+
+  const result: PageMetadata = {};
+  const title = first(["og:title"]) ?? ld.title ?? first(META_KEYS.title) ?? raw.title;
+  setText(result, "title", title);
+  setText(result, "description", first(META_KEYS.description) ?? ld.description);
+  setText(result, "author", ld.author ?? metaAuthor(raw.meta));
+  setText(result, "siteName", first(META_KEYS.siteName) ?? ld.siteName);
+
+  // The first date that reads as one, else the first date string as the page wrote it.
+  const dates = [...META_KEYS.publishedAt.map((key) => raw.meta.get(key)?.[0]), ld.publishedAt]
+    .map((value) => value?.trim())
+    .filter((value): value is string => Boolean(value));
+  const date = dates.map(normalizeDate).find((value) => value !== undefined) ?? dates[0];
+  if (date) result.publishedAt = clip(date);
+
+  const lang = [raw.htmlLang, first(["content-language", "og:locale"]), ld.lang]
+    .map((value) => value?.replace(/_/g, "-").split(",")[0]?.trim())
+    .find((value) => value !== undefined && LANG_TAG.test(value));
+  if (lang) result.lang = lang;
+
+  const canonical = [raw.canonical, first(["og:url"])]
+    .map((href) => (href ? resolveUrl(href, baseUrl) : undefined))
+    .find(isHttpUrl);
+  if (canonical) result.canonicalUrl = canonical;
+  return result;
+}
+
+/** The author from meta tags: all `citation_author`s joined, else the first usable value. */
+function metaAuthor(meta: Map<string, string[]>): string | undefined {
+  for (const key of META_KEYS.author) {
+    const values = (meta.get(key) ?? []).filter((value) => !NOT_A_NAME.test(value));
+    if (values.length > 0) return [...new Set(values)].join(", ");
+  }
+  return undefined;
+}
+
+/** Collects meta tags, title, canonical link, `<html lang>` and JSON-LD text in one pass. */
+function gather(document: DomDocument): RawMetadata {
+  const raw: RawMetadata = { meta: new Map(), jsonLd: [] };
+  const root = document.documentElement;
+  if (!root) return raw;
+  raw.htmlLang = attr(root, "lang") || attr(root, "xml:lang") || undefined;
+  walk(root, (node) => {
+    if (isText(node)) return false;
+    const el = node as DomElement;
+    switch (tagOf(el)) {
+      case "meta":
+        addMeta(raw.meta, el);
+        return false;
+      case "title":
+        raw.title ??= textContent(el);
+        return false;
+      case "link":
+        if (raw.canonical === undefined && /(?:^|\s)canonical(?:\s|$)/i.test(attr(el, "rel"))) {
+          raw.canonical = attr(el, "href") || undefined;
+        }
+        return false;
+      case "script":
+        if (/^application\/ld\+json/i.test(attr(el, "type"))) raw.jsonLd.push(textContent(el));
+        return false;
+      case "svg":
+      case "math":
+      case "template":
+        return false; // their <title>s are not the page title
+      default:
+        return true;
+    }
+  });
+  return raw;
+}
+
+/** Records a `<meta>` under its `name`, `property` and `itemprop` keys. */
+function addMeta(meta: Map<string, string[]>, el: DomElement): void {
+  const content = attr(el, "content") || attr(el, "value");
+  if (!content) return;
+  const keys = [
+    attr(el, "name"),
+    attr(el, "property"),
+    attr(el, "itemprop"),
+    attr(el, "http-equiv"),
+  ];
+  for (const key of keys) {
+    if (!key) continue;
+    // `property` may hold several space-separated keys (RDFa).
+    for (const name of key.toLowerCase().split(/\s+/)) {
+      const list = meta.get(name) ?? [];
+      if (list.length < MAX_VALUES_PER_KEY) list.push(content);
+      meta.set(name, list);
+    }
+  }
+}
+
+/** Text of a raw-text element (title, script): its text children. */
+function textContent(el: DomElement): string {
+  let text = "";
+  for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+    if (isText(child)) text += child.data;
+  }
+  return text;
+}
+
+/** Sets a text field, whitespace collapsed and clipped, when it is not empty. */
+function setText(
+  result: PageMetadata,
+  key: "title" | "description" | "author" | "siteName",
+  value: string | undefined,
+): void {
+  if (value === undefined) return;
+  const cleaned = clip(value.replace(/[\s\u00a0]+/g, " ").trim());
+  if (cleaned !== "") result[key] = cleaned;
+}
+
+/** Cuts a value to MAX_VALUE_LENGTH at a word boundary. */
+function clip(value: string): string {
+  if (value.length <= MAX_VALUE_LENGTH) return value;
+  const cut = value.slice(0, MAX_VALUE_LENGTH);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > MAX_VALUE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,402 @@
+/**
+ * HTML → DOM with linkedom, made safe for hostile input. linkedom's parser (htmlparser2) keeps
+ * its open-element stack in an array it `unshift`s, so every open tag costs the current depth:
+ * 100,000 unclosed `<div>`s take many seconds. A cheap linear pre-pass therefore drops start tags
+ * (and their end tags) nested deeper than MAX_NESTING_DEPTH before parsing; their content stays,
+ * flattened into the ancestor. The input is also capped (MAX_HTML_LENGTH characters,
+ * MAX_NODES tags), and the tree is normalized so that `<html>`, `<head>` and `<body>` always
+ * exist.
+ */
+
+import { parseHTML } from "linkedom";
+import {
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  isElement,
+  isText,
+  tagOf,
+  walkElements,
+} from "./dom.js";
+
+/**
+ * Longest HTML parsed, in UTF-16 code units (about 5 MB of ASCII). Longer input is cut here;
+ * real article pages are far smaller, and parse time grows with size.
+ */
+export const MAX_HTML_LENGTH = 5_000_000;
+
+/**
+ * Deepest element nesting kept. Real pages rarely pass 60; past this, start tags are dropped
+ * and their content joins the ancestor, which keeps parsing linear.
+ */
+export const MAX_NESTING_DEPTH = 400;
+
+/**
+ * Most tags and comments parsed; the HTML is cut before the next one. linkedom needs about
+ * 1 KB and 5 µs per element, so 5 MB of `<p>x` (1.25 million elements) would take over a
+ * gigabyte and many seconds; this keeps the worst case near 200 MB and one second. Long real
+ * articles stay far below it.
+ */
+export const MAX_NODES = 200_000;
+
+/** Elements that never have content or an end tag (htmlparser2's list). */
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "basefont",
+  "br",
+  "col",
+  "command",
+  "embed",
+  "frame",
+  "hr",
+  "img",
+  "input",
+  "isindex",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/** Elements whose content is raw text up to their end tag (htmlparser2's special tags). */
+const RAW_TEXT_ELEMENTS = new Set(["script", "style", "title", "textarea", "xmp"]);
+
+/** Start tags that close open elements, copied from htmlparser2 so the depth count agrees. */
+const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const p = new Set(["p"]);
+  const form = new Set(["input", "option", "optgroup", "select", "button", "datalist", "textarea"]);
+  const map = new Map<string, ReadonlySet<string>>([
+    ["tr", new Set(["tr", "th", "td"])],
+    ["th", new Set(["th"])],
+    ["td", new Set(["thead", "th", "td"])],
+    ["body", new Set(["head", "link", "script"])],
+    ["li", new Set(["li"])],
+    ["option", new Set(["option"])],
+    ["optgroup", new Set(["optgroup", "option"])],
+    ["dd", new Set(["dd", "dt"])],
+    ["dt", new Set(["dd", "dt"])],
+    ["rt", new Set(["rt", "rp"])],
+    ["rp", new Set(["rt", "rp"])],
+    ["tbody", new Set(["thead", "tbody"])],
+    ["tfoot", new Set(["thead", "tbody"])],
+  ]);
+  for (const tag of ["select", "input", "output", "button", "datalist", "textarea"]) {
+    map.set(tag, form);
+  }
+  for (const tag of [
+    ..."h1 h2 h3 h4 h5 h6 p address article aside blockquote details div dl".split(" "),
+    ..."fieldset figcaption figure footer form header hr main nav ol pre section table ul".split(
+      " ",
+    ),
+  ]) {
+    map.set(tag, p);
+  }
+  return map;
+})();
+
+/** Foreign-content roots, inside which `<x/>` self-closes. */
+const FOREIGN_ROOTS = new Set(["svg", "math"]);
+
+/** Elements that belong in `<head>` when they come before any body content. */
+const HEAD_ELEMENTS = new Set(["base", "link", "meta", "noscript", "script", "style", "title"]);
+
+/** An ASCII letter, the start of a tag name. */
+const ASCII_ALPHA = /[a-zA-Z]/;
+/** Characters that end a tag name. */
+const TAG_NAME_END = /[\s/>]/;
+
+/**
+ * Parses HTML into a document that always has `<html>`, `<head>` and `<body>`. Never throws on
+ * malformed input; time is linear in the (capped) input size.
+ *
+ * @example
+ * const document = parseDocument("<p>Hello</p>");
+ * document.documentElement; // <html><head></head><body><p>Hello</p></body></html>
+ */
+export function parseDocument(html: string): DomDocument {
+  const { html: limited, upperCaseAttributes } = limitNesting(capLength(html));
+  const document = parseHTML(limited).document as unknown as DomDocument;
+  normalizeStructure(document);
+  if (upperCaseAttributes && document.documentElement) {
+    lowerCaseAttributes(document.documentElement);
+  }
+  return document;
+}
+
+/** Cuts input to MAX_HTML_LENGTH without splitting a surrogate pair. */
+export function capLength(html: string): string {
+  if (html.length <= MAX_HTML_LENGTH) return html;
+  const last = html.charCodeAt(MAX_HTML_LENGTH - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? MAX_HTML_LENGTH - 1 : MAX_HTML_LENGTH;
+  return html.slice(0, end);
+}
+
+/** Result of the nesting pre-pass. */
+export interface LimitedHtml {
+  /** The HTML, with start tags deeper than the limit (and their end tags) removed. */
+  html: string;
+  /** Whether an upper-case letter appeared among attributes (linkedom keeps their case). */
+  upperCaseAttributes: boolean;
+  /** Whether the HTML was cut at MAX_NODES tags and comments. */
+  truncated: boolean;
+}
+
+/**
+ * One linear scan that tracks open elements the way htmlparser2 will, dropping start tags that
+ * would nest deeper than `maxDepth` and the end tags that match them, and end tags that close
+ * nothing (the parser would ignore them, at a cost of the depth each). The HTML is cut before
+ * the tag or comment past `maxNodes`.
+ *
+ * @example
+ * limitNesting("<b><b><b>x", 2).html; // "<b><b>x"
+ */
+export function limitNesting(
+  html: string,
+  maxDepth = MAX_NESTING_DEPTH,
+  maxNodes = MAX_NODES,
+): LimitedHtml {
+  const length = html.length;
+  let nodes = 0;
+  let truncated = false;
+  const out: string[] = [];
+  let copied = 0; // html[0, copied) is in `out`
+  const stack: string[] = [];
+  const openCount = new Map<string, number>();
+  const dropped = new Map<string, number>();
+  let foreignDepth = 0;
+  let upperCaseAttributes = false;
+
+  const drop = (start: number, end: number): void => {
+    out.push(html.slice(copied, start));
+    copied = end;
+  };
+  const pop = (): void => {
+    const name = stack.pop()!;
+    openCount.set(name, (openCount.get(name) ?? 1) - 1);
+    if (FOREIGN_ROOTS.has(name)) foreignDepth--;
+  };
+
+  let i = html.indexOf("<");
+  while (i !== -1 && i < length - 1) {
+    const next = html[i + 1]!;
+    const opensNode = next === "!" || next === "?" || ASCII_ALPHA.test(next);
+    if (opensNode && ++nodes > maxNodes) {
+      truncated = true;
+      break;
+    }
+    if (next === "!" || next === "?") {
+      i = html.indexOf("<", skipMarkupDeclaration(html, i));
+      continue;
+    }
+    if (next === "/") {
+      const nameStart = i + 2;
+      if (!ASCII_ALPHA.test(html[nameStart] ?? "")) {
+        // `</>` and `</3` are ignored or bogus comments: skip to the next `>`.
+        const close = html.indexOf(">", nameStart);
+        i = close === -1 ? -1 : html.indexOf("<", close + 1);
+        continue;
+      }
+      const nameEnd = findTagNameEnd(html, nameStart);
+      const name = html.slice(nameStart, nameEnd).toLowerCase();
+      const close = html.indexOf(">", nameEnd);
+      const end = close === -1 ? length : close + 1;
+      if ((openCount.get(name) ?? 0) > 0) {
+        let top = stack[stack.length - 1];
+        while (top !== undefined && top !== name) {
+          pop();
+          top = stack[stack.length - 1];
+        }
+        pop();
+      } else if ((dropped.get(name) ?? 0) > 0) {
+        dropped.set(name, dropped.get(name)! - 1);
+        drop(i, end);
+      } else if (name !== "p" && name !== "br" && !VOID_ELEMENTS.has(name)) {
+        drop(i, end); // closes nothing; `</p>` and `</br>` still create elements
+      }
+      i = html.indexOf("<", end);
+      continue;
+    }
+    if (!ASCII_ALPHA.test(next)) {
+      i = html.indexOf("<", i + 1);
+      continue;
+    }
+    const nameEnd = findTagNameEnd(html, i + 1);
+    const name = html.slice(i + 1, nameEnd).toLowerCase();
+    const tag = scanAttributes(html, nameEnd);
+    if (tag.upperCase) upperCaseAttributes = true;
+    const end = tag.end;
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied) {
+      while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) pop();
+    }
+    if (RAW_TEXT_ELEMENTS.has(name)) {
+      i = html.indexOf("<", findRawTextEnd(html, name, end));
+      continue;
+    }
+    const selfClosing = tag.selfClosing && foreignDepth > 0;
+    if (!VOID_ELEMENTS.has(name) && !selfClosing) {
+      if (stack.length >= maxDepth) {
+        dropped.set(name, (dropped.get(name) ?? 0) + 1);
+        drop(i, end);
+      } else {
+        stack.push(name);
+        openCount.set(name, (openCount.get(name) ?? 0) + 1);
+        if (FOREIGN_ROOTS.has(name)) foreignDepth++;
+      }
+    }
+    i = end >= length ? -1 : html.indexOf("<", end);
+  }
+
+  if (truncated) {
+    out.push(html.slice(copied, i));
+    return { html: out.join(""), upperCaseAttributes, truncated };
+  }
+  if (copied === 0) return { html, upperCaseAttributes, truncated };
+  out.push(html.slice(copied));
+  return { html: out.join(""), upperCaseAttributes, truncated };
+}
+
+/** Index just past a comment, CDATA section, doctype or processing instruction at `start`. */
+function skipMarkupDeclaration(html: string, start: number): number {
+  if (html.startsWith("<!--", start)) {
+    const close = html.indexOf("-->", start + 4);
+    return close === -1 ? html.length : close + 3;
+  }
+  if (html.startsWith("<![CDATA[", start)) {
+    const close = html.indexOf("]]>", start + 9);
+    return close === -1 ? html.length : close + 3;
+  }
+  const close = html.indexOf(">", start + 2);
+  return close === -1 ? html.length : close + 1;
+}
+
+/** Index where the tag name starting at `start` ends. */
+function findTagNameEnd(html: string, start: number): number {
+  let j = start;
+  while (j < html.length && !TAG_NAME_END.test(html[j]!)) j++;
+  return j;
+}
+
+/** End of a start tag's attributes, scanned the way htmlparser2 reads quotes. */
+function scanAttributes(
+  html: string,
+  from: number,
+): { end: number; selfClosing: boolean; upperCase: boolean } {
+  let upperCase = false;
+  let j = from;
+  while (j < html.length) {
+    const c = html.charCodeAt(j);
+    if (c === 62 /* > */) {
+      return { end: j + 1, selfClosing: html[j - 1] === "/", upperCase };
+    }
+    if (c === 61 /* = */) {
+      j++;
+      while (j < html.length && /\s/.test(html[j]!)) j++;
+      const quote = html[j];
+      if (quote === '"' || quote === "'") {
+        const close = html.indexOf(quote, j + 1);
+        if (close === -1) return { end: html.length, selfClosing: false, upperCase };
+        j = close + 1;
+      }
+      continue;
+    }
+    if (c >= 65 && c <= 90) upperCase = true; // A-Z in a name or an unquoted value
+    j++;
+  }
+  return { end: html.length, selfClosing: false, upperCase };
+}
+
+/** Index just past the end tag of the raw-text element `name` whose content starts at `from`. */
+function findRawTextEnd(html: string, name: string, from: number): number {
+  const pattern = new RegExp(`</${name}[\\s/>]`, "gi");
+  pattern.lastIndex = from;
+  const match = pattern.exec(html);
+  if (!match) return html.length;
+  const close = html.indexOf(">", match.index);
+  return close === -1 ? html.length : close + 1;
+}
+
+/**
+ * Gives the document exactly one `<html>` with `<head>` then `<body>`, moving stray top-level
+ * nodes into them (linkedom leaves fragments as they are, and its `body` getter needs this).
+ */
+function normalizeStructure(document: DomDocument): void {
+  const topLevel = Array.from(document.childNodes).filter((node) => node.nodeType !== 10);
+  const html = topLevel.find(
+    (node): node is DomElement => isElement(node) && tagOf(node) === "html",
+  );
+  const root = html ?? document.createElement("html");
+  const nodes: DomNode[] = [];
+  for (const node of topLevel) {
+    if (node === root) nodes.push(...childNodes(root));
+    else nodes.push(node);
+  }
+  let head: DomElement | undefined;
+  let body: DomElement | undefined;
+  for (const node of nodes) {
+    if (!isElement(node)) continue;
+    if (!head && tagOf(node) === "head") head = node;
+    if (!body && tagOf(node) === "body") body = node;
+  }
+  head ??= document.createElement("head");
+  body ??= document.createElement("body");
+
+  let inBody = false;
+  for (const node of nodes) {
+    if (node === head || node === body) {
+      if (node === body) inBody = true;
+      continue;
+    }
+    if (isElement(node)) {
+      const tag = tagOf(node);
+      if (tag === "head" || tag === "body") {
+        // A second head or body: keep its content, not the element.
+        const target = tag === "head" && !inBody ? head : body;
+        for (const child of childNodes(node)) target.appendChild(child);
+        node.remove();
+        continue;
+      }
+      if (!inBody && HEAD_ELEMENTS.has(tag)) {
+        head.appendChild(node);
+        continue;
+      }
+    } else if (!inBody && (!isText(node) || node.data.trim() === "")) {
+      head.appendChild(node); // comments and whitespace before the body
+      continue;
+    }
+    inBody = true;
+    body.appendChild(node);
+  }
+  root.appendChild(head);
+  root.appendChild(body);
+  if (root.parentNode === null) document.appendChild(root);
+}
+
+/** A node's children as an array (safe to iterate while moving them). */
+function childNodes(node: DomNode): DomNode[] {
+  const out: DomNode[] = [];
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) out.push(child);
+  return out;
+}
+
+/** Renames upper-case attributes to lower case, so `getAttribute("href")` finds `HREF`. */
+function lowerCaseAttributes(root: DomElement): void {
+  const fix = (el: DomElement): void => {
+    for (const name of Array.from(el.getAttributeNames())) {
+      const lower = name.toLowerCase();
+      if (lower === name) continue;
+      const value = el.getAttribute(name) ?? "";
+      el.removeAttribute(name);
+      if (!el.hasAttribute(lower)) el.setAttribute(lower, value);
+    }
+  };
+  fix(root);
+  walkElements(root, (el) => {
+    fix(el);
+    return true;
+  });
+}

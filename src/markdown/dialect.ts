@@ -1,0 +1,40 @@
+/**
+ * The contract between the shared DOM walk (render.ts) and an output form: Markdown
+ * (serialize.ts) or plain text (text.ts). The walk renders content; a dialect only wraps it.
+ */
+
+import type { EscapeContext } from "./escape.js";
+import type { TableModel } from "./table.js";
+
+/** The syntax of an output form; the renderer supplies content already rendered. */
+export interface Dialect {
+  /** Escapes collapsed text for the form. */
+  escape(text: string, context: EscapeContext): string;
+  /** What a `<br>` becomes inside a paragraph. */
+  readonly hardBreak: string;
+  heading(level: number, content: string): string;
+  emphasis(kind: EmphasisKind, content: string): string;
+  inlineCode(code: string): string;
+  link(content: string, href: string): string;
+  /** `""` to leave images out. */
+  image(alt: string, src: string): string;
+  codeBlock(code: string, language: string | undefined): string;
+  blockquote(content: string): string;
+  /** A list item; `marker` is `"- "` or `"3. "`. */
+  listItem(content: string, marker: string): string;
+  term(content: string): string;
+  definition(content: string): string;
+  /** A data table (layout tables never reach the dialect). */
+  table(table: TableModel): string;
+  /** A thematic break (`<hr>`), `""` for none. */
+  readonly rule: string;
+}
+
+/** Emphasis elements the dialect marks. */
+export type EmphasisKind = "strong" | "em" | "del";
+
+/** Options of a render. */
+export interface RenderOptions {
+  /** Absolute URL that relative links and images resolve against; left relative without it. */
+  baseUrl?: string;
+}

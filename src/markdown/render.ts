@@ -1,0 +1,502 @@
+/**
+ * The walk shared by the Markdown and plain-text forms: one iterative pass over the DOM with an
+ * explicit stack of frames. Elements that transform their content (headings, emphasis, links,
+ * quotes, list items, tables) open a frame that collects it; plain blocks only ask for blank
+ * lines around them. Whitespace collapses as a browser would (outside `<pre>`), and the
+ * `Dialect` decides the syntax. No recursion, so any depth costs only time.
+ */
+
+import {
+  attr,
+  type DomElement,
+  type DomNode,
+  isElement,
+  isText,
+  tagOf,
+  textOf,
+  walk,
+} from "../extract/dom.js";
+import { resolveUrl } from "../extract/url.js";
+import { codeLanguage, preText } from "./code.js";
+import type { Dialect, EmphasisKind, RenderOptions } from "./dialect.js";
+import type { EscapeContext } from "./escape.js";
+import { imageSource } from "./image.js";
+import { Out } from "./out.js";
+import { isLayoutTable, MAX_COLSPAN, type TableModel, type TableRow } from "./table.js";
+import {
+  BLOCK_TAGS,
+  CODE_TAGS,
+  EMPHASIS_TAGS,
+  HEADING_LEVELS,
+  LIST_TAGS,
+  PRE_TAGS,
+  SKIPPED_TAGS,
+} from "./tags.js";
+
+/** Quote, list and definition nesting past which content is no longer indented or prefixed. */
+export const MAX_PREFIX_NESTING = 16;
+
+/** Collapsible whitespace; NBSP too, which webfetch normalizes to a space. */
+const COLLAPSIBLE = /[ \t\n\r\f\u00a0]+/g;
+/** Invisible characters dropped from text: soft hyphen, zero-width space, word joiner, BOM. */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+/** Content of a permalink anchor (`<a href="#x">¶</a>`), dropped with its link. */
+const PERMALINK_TEXT = /^[\s\u200b#¶§🔗]*$/u;
+/** A line that starts with block syntax, which a link must go after. */
+const BLOCK_PREFIX = /^(#{1,6} |> |[-+*] |\d{1,9}\. )?(.*)$/s;
+/** A line that is only an image. */
+const IMAGE_ONLY = /^!\[[^\]]*\]\([^)]*\)$/;
+
+/** What a frame collects for. */
+type FrameKind =
+  | "root"
+  | "heading"
+  | "emphasis"
+  | "link"
+  | "quote"
+  | "list"
+  | "item"
+  | "term"
+  | "definition"
+  | "table"
+  | "row"
+  | "cell";
+
+/** Frames whose content starts lines (so line-start escaping applies). */
+const LINE_FRAMES = new Set<FrameKind>(["root", "quote", "list", "item", "table", "row", "cell"]);
+/** Frames that wrap inline content; a space before their content belongs outside them. */
+const INLINE_FRAMES = new Set<FrameKind>(["emphasis", "link"]);
+/** Frames that indent or prefix their lines. */
+const PREFIX_FRAMES = new Set<FrameKind>(["quote", "item", "definition"]);
+
+/** An element being rendered and the output it collects. */
+interface Frame {
+  kind: FrameKind;
+  el: DomElement | null;
+  out: Out;
+  level?: number;
+  emphasis?: EmphasisKind;
+  href?: string;
+  /** Lists: next item number, or `undefined` for bullets. */
+  next?: number;
+  table?: TableModel;
+  /** Tables: rows are inside `<thead>`. */
+  inHead?: boolean;
+  row?: TableRow;
+}
+
+/**
+ * Renders the subtree at `root` (including `root` itself) in `dialect`.
+ *
+ * @example
+ * render(article, markdownDialect, { baseUrl: "https://example.com/post" });
+ */
+export function render(root: DomElement, dialect: Dialect, options: RenderOptions = {}): string {
+  const renderer = new Renderer(dialect, options.baseUrl);
+  return renderer.run(root);
+}
+
+/** One render's state. */
+class Renderer {
+  private readonly frames: Frame[];
+  /** Collapsed whitespace seen since the last content, written before the next. */
+  private pendingSpace = false;
+  /** Adjacent text nodes not yet written. */
+  private readonly textRun: string[] = [];
+  private linkDepth = 0;
+  private prefixDepth = 0;
+  private readonly emphasisDepth: Record<EmphasisKind, number> = { strong: 0, em: 0, del: 0 };
+
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly baseUrl: string | undefined,
+  ) {
+    this.frames = [{ kind: "root", el: null, out: this.newOut() }];
+  }
+
+  run(root: DomElement): string {
+    const enter = (node: DomNode): boolean => this.enter(node);
+    const exit = (el: DomElement): void => this.exit(el);
+    if (enter(root)) {
+      walk(root, enter, exit);
+      exit(root);
+    }
+    this.flushText();
+    return this.frames[0]!.out.toString().trim();
+  }
+
+  private newOut(): Out {
+    return new Out(this.dialect.hardBreak);
+  }
+
+  private get top(): Frame {
+    return this.frames[this.frames.length - 1]!;
+  }
+
+  // ---- walking ----------------------------------------------------------------------------
+
+  /** Handles a node on the way down; returns whether to visit its children. */
+  private enter(node: DomNode): boolean {
+    if (isText(node)) {
+      // The parser splits text at entities ("a ", "<", "b"): join runs before escaping them.
+      this.textRun.push(node.data);
+      return false;
+    }
+    if (!isElement(node)) return false;
+    this.flushText();
+    const el = node;
+    const tag = tagOf(el);
+    if (SKIPPED_TAGS.has(tag)) return false;
+
+    switch (tag) {
+      case "br":
+        this.top.out.lineBreak();
+        this.pendingSpace = false;
+        return false;
+      case "hr":
+        this.addBlock(this.dialect.rule);
+        return false;
+      case "img":
+        this.image(el);
+        return false;
+      case "a":
+        return this.enterLink(el);
+      case "thead":
+        if (this.top.kind === "table") this.top.inHead = true;
+        return true;
+      case "q":
+        this.placeSpace().out.inline('"');
+        return true;
+    }
+    if (PRE_TAGS.has(tag)) {
+      const code = preText(el);
+      if (code.trim() !== "") this.addBlock(this.dialect.codeBlock(code, codeLanguage(el)));
+      return false;
+    }
+    if (CODE_TAGS.has(tag)) {
+      this.inlineCode(el);
+      return false;
+    }
+    const emphasis = EMPHASIS_TAGS.get(tag);
+    if (emphasis !== undefined) {
+      if (this.emphasisDepth[emphasis] > 0) return true;
+      this.emphasisDepth[emphasis]++;
+      this.push("emphasis", el).emphasis = emphasis;
+      return true;
+    }
+    const level = HEADING_LEVELS.get(tag);
+    if (level !== undefined && this.top.kind !== "heading") {
+      this.boundary();
+      this.push("heading", el).level = level;
+      return true;
+    }
+    if (this.enterStructure(el, tag)) return true;
+    if (BLOCK_TAGS.has(tag)) this.boundary();
+    return true;
+  }
+
+  /** Opens frames for quotes, lists, definitions and tables; false when `el` is none of them. */
+  private enterStructure(el: DomElement, tag: string): boolean {
+    const nested = this.prefixDepth >= MAX_PREFIX_NESTING;
+    if (tag === "blockquote" && !nested) {
+      this.boundary();
+      this.push("quote", el);
+      return true;
+    }
+    if (LIST_TAGS.has(tag) && !nested) {
+      // A list inside an item follows the item's text on the next line (a tight list).
+      this.pendingSpace = false;
+      this.top.out.separate(this.top.kind === "item" ? 1 : 2);
+      const frame = this.push("list", el);
+      if (tag === "ol") {
+        const start = Number.parseInt(attr(el, "start"), 10);
+        frame.next = Number.isFinite(start) ? start : 1;
+      }
+      return true;
+    }
+    if (tag === "li" && !nested) {
+      this.pendingSpace = false;
+      this.push("item", el);
+      return true;
+    }
+    if ((tag === "dt" || tag === "dd") && !nested) {
+      this.pendingSpace = false;
+      this.push(tag === "dt" ? "term" : "definition", el);
+      return true;
+    }
+    if (tag === "table") {
+      this.boundary();
+      const enclosing = this.findFrame("table");
+      if (enclosing?.table) enclosing.table.hasNestedTable = true;
+      const role = attr(el, "role").toLowerCase();
+      this.push("table", el).table = {
+        rows: [],
+        hasNestedTable: false,
+        presentational: role === "presentation" || role === "none",
+      };
+      return true;
+    }
+    if (tag === "tr" && this.top.kind === "table") {
+      const inHead = this.top.inHead === true;
+      this.push("row", el).row = { cells: [], inHead };
+      return true;
+    }
+    if ((tag === "td" || tag === "th") && this.top.kind === "row") {
+      this.boundary();
+      this.push("cell", el);
+      return true;
+    }
+    return false;
+  }
+
+  /** Handles an element on the way up. */
+  private exit(el: DomElement): void {
+    this.flushText();
+    const frame = this.top;
+    if (frame.el !== el) {
+      const tag = tagOf(el);
+      if (tag === "thead" && frame.kind === "table") frame.inHead = false;
+      if (tag === "q") frame.out.inline('"'); // before any pending space: `"wit" and`
+      if (BLOCK_TAGS.has(tag)) this.boundary();
+      return;
+    }
+    this.frames.pop();
+    if (PREFIX_FRAMES.has(frame.kind)) this.prefixDepth--;
+    if (frame.kind === "link") this.linkDepth--;
+    if (frame.emphasis !== undefined) this.emphasisDepth[frame.emphasis]--;
+    this.close(frame);
+    if (frame.out.owesLineBreak()) this.top.out.lineBreak();
+  }
+
+  /** Pushes a frame for `el`. */
+  private push(kind: FrameKind, el: DomElement): Frame {
+    const frame: Frame = { kind, el, out: this.newOut() };
+    this.frames.push(frame);
+    if (PREFIX_FRAMES.has(kind)) this.prefixDepth++;
+    if (kind === "link") this.linkDepth++;
+    return frame;
+  }
+
+  /** The nearest open frame of `kind`. */
+  private findFrame(kind: FrameKind): Frame | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      if (this.frames[i]!.kind === kind) return this.frames[i];
+    }
+    return undefined;
+  }
+
+  // ---- closing frames ---------------------------------------------------------------------
+
+  /** Turns a finished frame's content into output of the enclosing frame. */
+  private close(frame: Frame): void {
+    const content = frame.out.toString();
+    const d = this.dialect;
+    switch (frame.kind) {
+      case "heading": {
+        const text = oneLine(content);
+        if (text !== "") this.addBlock(d.heading(frame.level ?? 1, text));
+        return;
+      }
+      case "emphasis":
+        this.closeEmphasis(frame, content);
+        return;
+      case "link":
+        this.closeLink(frame, content);
+        return;
+      case "quote":
+        if (content.trim() !== "") this.addBlock(d.blockquote(content));
+        return;
+      case "list":
+        this.addBlock(content, this.top.kind === "item" ? 1 : 2);
+        return;
+      case "item":
+        this.closeItem(frame, content);
+        return;
+      case "term":
+        if (content.trim() !== "") this.addBlock(d.term(oneLine(content)), 2, 1);
+        return;
+      case "definition":
+        if (content.trim() !== "") this.addBlock(d.definition(content), 1, 2);
+        return;
+      case "table":
+        this.closeTable(frame, content);
+        return;
+      case "row":
+        if (frame.row && frame.row.cells.length > 0) this.top.table?.rows.push(frame.row);
+        if (content.trim() !== "") this.top.out.block(content); // stray text in <tr>
+        return;
+      case "cell":
+        this.top.row?.cells.push({
+          content,
+          header: tagOf(frame.el!) === "th",
+          colspan: Math.min(
+            Math.max(Number.parseInt(attr(frame.el!, "colspan"), 10) || 1, 1),
+            MAX_COLSPAN,
+          ),
+        });
+        return;
+      case "root":
+        return;
+    }
+  }
+
+  /** Emphasis around inline content; content with blocks is passed through unmarked. */
+  private closeEmphasis(frame: Frame, content: string): void {
+    if (content.trim() === "") return;
+    if (frame.out.blocky) {
+      this.addBlock(content);
+      return;
+    }
+    this.top.out.inline(this.dialect.emphasis(frame.emphasis ?? "strong", content));
+  }
+
+  /**
+   * A link around its text. A link around blocks (a card: heading, summary, image) links the
+   * first line's text and leaves the rest as blocks, since Markdown links can't hold blocks.
+   */
+  private closeLink(frame: Frame, content: string): void {
+    const href = frame.href!;
+    if (content.trim() === "") return;
+    if (!frame.out.blocky) {
+      this.top.out.inline(this.dialect.link(content.replace(/ *\n+ */g, " "), href));
+      return;
+    }
+    const lines = content.split("\n");
+    // The first line with text: a card's heading rather than its picture.
+    let index = lines.findIndex((line) => {
+      const text = BLOCK_PREFIX.exec(line.trim())?.[2] ?? "";
+      return text !== "" && !line.startsWith("```") && !IMAGE_ONLY.test(text);
+    });
+    if (index === -1)
+      index = lines.findIndex((line) => line.trim() !== "" && !line.startsWith("```"));
+    const match = index === -1 ? null : BLOCK_PREFIX.exec(lines[index]!.trim());
+    if (match) lines[index] = `${match[1] ?? ""}${this.dialect.link(match[2]!, href)}`;
+    this.addBlock(lines.join("\n"));
+  }
+
+  /** A list item with its marker; numbers count every item of an ordered list. */
+  private closeItem(frame: Frame, content: string): void {
+    const list = this.top.kind === "list" ? this.top : undefined;
+    let marker = "- ";
+    if (list?.next !== undefined) {
+      const value = Number.parseInt(attr(frame.el!, "value"), 10);
+      const number = Number.isFinite(value) ? value : list.next;
+      list.next = number + 1;
+      marker = `${number}. `;
+    }
+    if (content.trim() === "") return;
+    this.addBlock(this.dialect.listItem(content, marker), 1, 1);
+  }
+
+  /** A data table through the dialect, or a layout table's cells as blocks. */
+  private closeTable(frame: Frame, preamble: string): void {
+    const table = frame.table!;
+    if (preamble.trim() !== "") this.addBlock(preamble); // caption, stray text
+    if (table.rows.length === 0) return;
+    if (!isLayoutTable(table)) {
+      this.addBlock(this.dialect.table(table));
+      return;
+    }
+    for (const row of table.rows) {
+      for (const cell of row.cells) {
+        if (cell.content.trim() !== "") this.addBlock(cell.content);
+      }
+    }
+  }
+
+  // ---- content ----------------------------------------------------------------------------
+
+  /** Adds a block to the current frame. */
+  private addBlock(text: string, before = 2, after = 2): void {
+    this.pendingSpace = false;
+    if (text === "") this.top.out.separate(before);
+    else this.top.out.block(text, before, after);
+  }
+
+  /** A block element starts or ends: the next content goes on a new paragraph. */
+  private boundary(): void {
+    this.pendingSpace = false;
+    this.top.out.separate(2);
+  }
+
+  /** Writes the text nodes seen since the last element as one run. */
+  private flushText(): void {
+    if (this.textRun.length === 0) return;
+    const data = this.textRun.length === 1 ? this.textRun[0]! : this.textRun.join("");
+    this.textRun.length = 0;
+    this.text(data);
+  }
+
+  /** Collapses and writes a run of text. */
+  private text(data: string): void {
+    const text = data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ");
+    if (text === "") return;
+    if (text === " ") {
+      this.pendingSpace = true;
+      return;
+    }
+    if (text.startsWith(" ")) this.pendingSpace = true;
+    const core = text.trim();
+    const frame = this.placeSpace();
+    const context: EscapeContext = {
+      lineStart: LINE_FRAMES.has(frame.kind) && frame.out.atLineStart(),
+      inLink: this.linkDepth > 0,
+    };
+    frame.out.inline(this.dialect.escape(core, context));
+    if (text.endsWith(" ")) this.pendingSpace = true;
+  }
+
+  /**
+   * Writes a pending space before new inline content and returns the frame the content goes
+   * to. The space goes outside emphasis or links that have no content yet (`a **b**`, not
+   * `a** b**`), and is dropped at the start of a line.
+   */
+  private placeSpace(): Frame {
+    const frame = this.top;
+    if (!this.pendingSpace) return frame;
+    this.pendingSpace = false;
+    let target = frame;
+    for (let i = this.frames.length - 1; i > 0; i--) {
+      const f = this.frames[i]!;
+      if (!(INLINE_FRAMES.has(f.kind) && f.out.empty)) break;
+      target = this.frames[i - 1]!;
+    }
+    if (!target.out.atLineStart()) target.out.inline(" ");
+    return frame;
+  }
+
+  /** `<code>` outside `<pre>`: a code span of its collapsed text. */
+  private inlineCode(el: DomElement): void {
+    const raw = textOf(el);
+    if (raw === "") return;
+    const frame = this.placeSpace();
+    frame.out.inline(this.dialect.inlineCode(raw.replace(INVISIBLE, "")));
+  }
+
+  /** `<img>`: skipped without a usable URL, for data URIs and for tracking pixels. */
+  private image(el: DomElement): void {
+    const src = imageSource(el, this.baseUrl);
+    if (src === undefined) return;
+    const alt = attr(el, "alt").replace(COLLAPSIBLE, " ").trim();
+    const rendered = this.dialect.image(alt, src);
+    if (rendered === "") return;
+    const frame = this.placeSpace();
+    frame.out.inline(rendered);
+  }
+
+  /** `<a href>` opens a link frame; unsafe or nested links keep only their text. */
+  private enterLink(el: DomElement): boolean {
+    const href = el.getAttribute("href");
+    if (href === null || this.linkDepth > 0) return true;
+    if (href.trim().startsWith("#") && PERMALINK_TEXT.test(textOf(el))) return false;
+    const url = resolveUrl(href, this.baseUrl);
+    if (url === undefined) return true;
+    this.push("link", el).href = url;
+    return true;
+  }
+}
+
+/** Content on one line: line breaks and blank lines become single spaces. */
+function oneLine(content: string): string {
+  return content.replace(/\s*\n\s*/g, " ").trim();
+}

@@ -1,0 +1,116 @@
+/**
+ * DOM → Markdown (CommonMark with GFM tables and strikethrough). The walk lives in render.ts;
+ * this file is only the syntax: ATX headings, `**strong**`, `*em*`, code spans and fences that
+ * outgrow the backticks inside them, `- ` and `1. ` lists indented to their marker, `> ` quotes,
+ * `[text](url)` links and pipe tables.
+ */
+
+import type { DomElement } from "../extract/dom.js";
+import { longestRun } from "./code.js";
+import type { Dialect, RenderOptions } from "./dialect.js";
+import { escapeMarkdown, markdownUrl } from "./escape.js";
+import { render } from "./render.js";
+import { type TableModel, tableGrid } from "./table.js";
+
+/** Emphasis delimiters. */
+const EMPHASIS_MARKS = { strong: "**", em: "*", del: "~~" } as const;
+/** A run of `#` closing a heading line, which Markdown would strip. */
+const CLOSING_HASHES = /(\s)(#+)$/;
+/** Line breaks inside a table cell, flattened to spaces. */
+const CELL_BREAKS = /\s*\n+\s*/g;
+
+/** The Markdown syntax for render(). */
+export const markdownDialect: Dialect = {
+  escape: escapeMarkdown,
+  hardBreak: "  \n",
+  rule: "---",
+
+  heading(level, content) {
+    return `${"#".repeat(level)} ${content.replace(CLOSING_HASHES, "$1\\$2")}`;
+  },
+
+  emphasis(kind, content) {
+    const mark = EMPHASIS_MARKS[kind];
+    return `${mark}${content}${mark}`;
+  },
+
+  inlineCode(code) {
+    const fence = "`".repeat(longestRun(code, "`") + 1);
+    const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
+    return `${fence}${pad}${code}${pad}${fence}`;
+  },
+
+  link(content, href) {
+    return `[${content}](${markdownUrl(href)})`;
+  },
+
+  image(alt, src) {
+    return `![${alt.replace(/[[\]\\]/g, "\\$&")}](${markdownUrl(src)})`;
+  },
+
+  codeBlock(code, language) {
+    const fence = "`".repeat(Math.max(3, longestRun(code, "`") + 1));
+    return `${fence}${language ?? ""}\n${code}\n${fence}`;
+  },
+
+  blockquote(content) {
+    return content
+      .split("\n")
+      .map((line) => (line === "" ? ">" : `> ${line}`))
+      .join("\n");
+  },
+
+  listItem(content, marker) {
+    return indentAfterFirst(`${marker}${content}`, marker.length);
+  },
+
+  term(content) {
+    return content.startsWith("**") ? content : `**${content}**`;
+  },
+
+  definition(content) {
+    return indentAfterFirst(`: ${content}`, 2);
+  },
+
+  table(table) {
+    return gfmTable(table);
+  },
+};
+
+/**
+ * Renders the subtree at `root` as Markdown.
+ *
+ * @example
+ * toMarkdown(parseDocument("<h1>Hi</h1><p>See <a href='/x'>this</a>.</p>").body, { baseUrl: "https://e.com/" });
+ * // "# Hi\n\nSee [this](https://e.com/x)."
+ */
+export function toMarkdown(root: DomElement, options: RenderOptions = {}): string {
+  return render(root, markdownDialect, options);
+}
+
+/**
+ * A GFM pipe table. The first row is the header when it is one (in `<thead>`, or all `<th>`);
+ * otherwise, as in key/value tables with `<th>` down the first column, the header is left empty.
+ */
+function gfmTable(table: TableModel): string {
+  const grid = tableGrid(table, (content) =>
+    content.replace(CELL_BREAKS, " ").trim().replace(/\|/g, "\\|"),
+  );
+  const first = table.rows[0];
+  const hasHeader =
+    first !== undefined && (first.inHead || first.cells.every((cell) => cell.header));
+  const columns = grid[0]?.length ?? 0;
+  const [header, ...body] = hasHeader ? grid : [Array<string>(columns).fill(""), ...grid];
+  if (!header) return "";
+  const line = (cells: string[]): string => `| ${cells.join(" | ")} |`.replace(/ {2}\|/g, " |");
+  return [line(header), line(header.map(() => "---")), ...body.map(line)].join("\n");
+}
+
+/** Indents every line after the first by `width` spaces (blank lines stay empty). */
+function indentAfterFirst(text: string, width: number): string {
+  const pad = " ".repeat(width);
+  return text
+    .split("\n")
+    .map((line, i) => (i === 0 || line === "" ? line : `${pad}${line}`))
+    .join("\n");
+}

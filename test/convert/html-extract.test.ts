@@ -1,0 +1,107 @@
+/**
+ * Cleaning and main-content selection: what "main" removes and keeps, what "full" keeps, and
+ * the guards that stop extraction from losing a page's content.
+ */
+
+import { describe, expect, it } from "vitest";
+import { convertHtml } from "../../src/convert/html.js";
+
+/** A paragraph of prose of about `n` hundred characters. */
+function prose(label: string, n = 2): string {
+  const sentence = `${label} is a sentence of ordinary prose, with commas, that reads like an article. `;
+  return `<p>${sentence.repeat(n)}</p>`;
+}
+
+const PAGE = `<html><body>
+<div class="cookie-banner"><p>We use cookies.</p></div>
+<header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+<main><article><h1>Title</h1>${prose("One")}${prose("Two")}</article></main>
+<aside><h2>Popular</h2><p>Sidebar text.</p></aside>
+<footer><p>Footer text.</p></footer>
+</body></html>`;
+
+describe("extract: main", () => {
+  it("keeps the article and drops banners, navigation, sidebars and footers", () => {
+    const { content } = convertHtml(PAGE);
+    expect(content.startsWith("# Title\n\nOne is a sentence")).toBe(true);
+    for (const gone of ["cookies", "Home", "Popular", "Sidebar", "Footer"]) {
+      expect(content).not.toContain(gone);
+    }
+  });
+
+  it("keeps everything visible with extract: full", () => {
+    const { content } = convertHtml(PAGE, { extract: "full" });
+    for (const kept of ["cookies", "[Home]", "# Title", "Popular", "Footer text."]) {
+      expect(content).toContain(kept);
+    }
+  });
+
+  it("removes a blog's comment section but keeps comments that are the page", () => {
+    const blog = `<body><div class="post">${prose("Post", 4)}</div>
+      <div id="comments" class="comments-area"><div class="comment"><p>Nice post!</p></div></div></body>`;
+    expect(convertHtml(blog).content).not.toContain("Nice post");
+
+    const thread = `<body><h1>Thread</h1><div class="comments">
+      <div class="comment">${prose("First")}</div><div class="comment">${prose("Second")}</div>
+      <div class="comment">${prose("Third")}</div></div></body>`;
+    const { content } = convertHtml(thread);
+    for (const kept of ["First", "Second", "Third"]) expect(content).toContain(kept);
+  });
+
+  it("keeps a class-matched element that holds most of the page (a restaurant menu)", () => {
+    const html = `<body><div class="menu"><h2>Starters</h2>${prose("Soup")}<h2>Mains</h2>${prose("Fish")}</div><p>Open daily.</p></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Soup");
+    expect(content).toContain("Fish");
+  });
+
+  it("falls back to the whole body when the declared root holds too little", () => {
+    const html = `<body><main><p>Short teaser.</p></main><div>${prose("Real", 6)}</div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Short teaser.");
+    expect(content).toContain("Real is a sentence");
+  });
+
+  it("takes a dominant article among several, but all articles of a listing", () => {
+    const dominant = `<body><article>${prose("Main", 8)}</article><article><p>Teaser one.</p></article></body>`;
+    expect(convertHtml(dominant).content).not.toContain("Teaser");
+
+    const listing = `<body><div class="list">${["A", "B", "C", "D"]
+      .map((x) => `<article class="card">${prose(x, 1)}</article>`)
+      .join("")}</div></body>`;
+    const { content } = convertHtml(listing);
+    for (const x of ["A is", "B is", "C is", "D is"]) expect(content).toContain(x);
+  });
+
+  it("scores pages without landmarks and keeps content siblings", () => {
+    const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
+      <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
+      <div class="links"><a href="/x">More</a> <a href="/y">Other</a></div></body>`;
+    const { content } = convertHtml(html);
+    expect(content.startsWith("Lead is")).toBe(true);
+    expect(content).toContain("Body is");
+    expect(content).not.toContain("More");
+  });
+
+  it("keeps an article's own header and a quote's footer", () => {
+    const html = `<body><article><header><h1>Headline</h1><p>By Someone</p></header>${prose("Text", 3)}
+      <blockquote><p>Quoted.</p><footer>— Source</footer></blockquote></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("# Headline");
+    expect(content).toContain("By Someone");
+    expect(content).toContain("> — Source");
+  });
+
+  it("removes ad, share and consent widgets by class, without matching ordinary words", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <div class="ad-slot">AD ONE</div><div id="ads">AD TWO</div><div class="share-tools">SHARE</div>
+      <div class="onetrust-consent-sdk">CONSENT</div>
+      <div class="download-box shadow"><p>Download box stays.</p></div>
+      <div class="address"><p>Address stays.</p></div></article></body>`;
+    const { content } = convertHtml(html);
+    for (const gone of ["AD ONE", "AD TWO", "SHARE", "CONSENT"])
+      expect(content).not.toContain(gone);
+    expect(content).toContain("Download box stays.");
+    expect(content).toContain("Address stays.");
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Hostile and malformed HTML: deep nesting, huge single lines, floods of tags, broken
+ * structure. Every case must finish (well inside the test timeout) without throwing; times are
+ * measured in bench runs, not asserted here.
+ */
+
+import { describe, expect, it } from "vitest";
+import { convertHtml } from "../../src/convert/html.js";
+import { cleanDocument } from "../../src/extract/clean.js";
+import type { DomElement } from "../../src/extract/dom.js";
+import { selectMainContent } from "../../src/extract/main.js";
+import {
+  capLength,
+  limitNesting,
+  MAX_HTML_LENGTH,
+  MAX_NESTING_DEPTH,
+  parseDocument,
+} from "../../src/extract/parse.js";
+import { measureText } from "../../src/extract/stats.js";
+import { toMarkdown } from "../../src/markdown/serialize.js";
+import { toText } from "../../src/markdown/text.js";
+
+/** The `<body>` of a parsed document. */
+function bodyOf(html: string): { body: DomElement; document: ReturnType<typeof parseDocument> } {
+  const document = parseDocument(html);
+  const body = document.documentElement?.firstElementChild?.nextElementSibling;
+  if (!body) throw new Error("no body");
+  return { body, document };
+}
+
+describe("deep nesting", () => {
+  const deepDivs = `<html><body>${"<div>".repeat(100_000)}deep text</body></html>`;
+
+  it("converts 100,000 unclosed nested <div>s in every mode", () => {
+    for (const extract of ["main", "full"] as const) {
+      for (const format of ["markdown", "text"] as const) {
+        expect(convertHtml(deepDivs, { extract, format }).content).toBe("deep text");
+      }
+    }
+  });
+
+  it("converts 100,000 closed nested <div>s", () => {
+    const html = `${"<div>".repeat(100_000)}x${"</div>".repeat(100_000)}<p>after</p>`;
+    expect(convertHtml(html, { extract: "full" }).content).toBe("x\n\nafter");
+  });
+
+  it("caps quote and list prefixes instead of growing them with depth", () => {
+    const quotes = convertHtml(`${"<blockquote>".repeat(100_000)}q`).content;
+    expect(quotes.endsWith("q")).toBe(true);
+    expect(quotes.length).toBeLessThan(100);
+    const lists = convertHtml(`${"<ul><li>".repeat(50_000)}x`).content;
+    expect(lists.endsWith("x")).toBe(true);
+    expect(lists.length).toBeLessThan(100);
+  });
+
+  it("survives deep nests of tables, links and inline formatting", () => {
+    expect(convertHtml(`${"<table><tr><td>".repeat(30_000)}cell`).content).toBe("cell");
+    expect(
+      convertHtml(`${'<a href="/x">'.repeat(100_000)}link`, { url: "https://e.com/" }).content,
+    ).toBe("[link](https://e.com/x)");
+    expect(convertHtml(`${"<b><i>".repeat(50_000)}x`).content).toBe("***x***");
+  });
+
+  it("walks a 100,000-deep tree built without the parser's depth limit (no recursion)", () => {
+    const { body, document } = bodyOf("<p>top</p>");
+    let parent = body;
+    for (let i = 0; i < 100_000; i++) {
+      const div = document.createElement("div");
+      parent.appendChild(div);
+      parent = div;
+    }
+    const p = document.createElement("p");
+    parent.appendChild(p);
+    (p as unknown as { textContent: string }).textContent = "bottom, with a comma";
+    expect(measureText(body).get(body)?.chars).toBe(23);
+    expect(toMarkdown(body)).toBe("top\n\nbottom, with a comma");
+    expect(toText(body)).toBe("top\n\nbottom, with a comma");
+    cleanDocument(body, "main");
+    expect(toMarkdown(selectMainContent(body, document))).toContain("bottom, with a comma");
+  });
+});
+
+describe("size", () => {
+  it("cuts a 20 MB single line at MAX_HTML_LENGTH", () => {
+    const html = `<p>${"lorem ipsum dolor sit amet ".repeat(800_000)}`;
+    expect(html.length).toBeGreaterThan(20_000_000);
+    const { content } = convertHtml(html);
+    expect(content.length).toBeLessThanOrEqual(MAX_HTML_LENGTH);
+    expect(content.startsWith("lorem ipsum")).toBe(true);
+  });
+
+  it("cuts a 20 MB line without spaces", () => {
+    const { content } = convertHtml(`<p>${"x".repeat(20_000_000)}`, { extract: "full" });
+    expect(content.length).toBe(MAX_HTML_LENGTH - 3);
+  });
+
+  it("never splits a surrogate pair when cutting", () => {
+    const html = `${"a".repeat(MAX_HTML_LENGTH - 1)}😀tail`;
+    const cut = capLength(html);
+    expect(cut.length).toBe(MAX_HTML_LENGTH - 1);
+    expect(cut.endsWith("a")).toBe(true);
+  });
+
+  it("stops after MAX_NODES tags (1 million tiny paragraphs)", () => {
+    const { content } = convertHtml("<p>x".repeat(1_000_000), { extract: "full" });
+    expect(content.startsWith("x\n\nx")).toBe(true);
+    expect(content.length).toBeLessThan(3 * 200_001);
+  });
+
+  it("handles floods of stray end tags, unclosed comments and unterminated attributes", () => {
+    expect(convertHtml(`<p>a</p>${"</div>".repeat(500_000)}<p>b</p>`).content).toBe("a\n\nb");
+    expect(convertHtml(`<p>a</p><!--${"x".repeat(1_000_000)}`).content).toBe("a");
+    expect(convertHtml(`<p>a</p><div title="${"x".repeat(1_000_000)}`).content).toBe("a");
+  });
+});
+
+describe("limitNesting", () => {
+  it("drops start tags past the depth and their end tags, keeping the content", () => {
+    expect(limitNesting("<b><i><u>x</u></i></b>", 2).html).toBe("<b><i>x</i></b>");
+    expect(limitNesting(`${"<div>".repeat(MAX_NESTING_DEPTH + 5)}x`).html).toBe(
+      `${"<div>".repeat(MAX_NESTING_DEPTH)}x`,
+    );
+  });
+
+  it("counts implied closes like the parser (p, li, td)", () => {
+    const html = `${"<p>x".repeat(1000)}${"<li>y".repeat(1000)}`;
+    expect(limitNesting(html, 3).html).toBe(html);
+  });
+
+  it("does not read tags inside scripts, styles, comments or quoted attributes", () => {
+    const html =
+      '<div><script>if (a<b) "<div><div><div>"</script><!-- <div><div> --><span title="<div><div>">x</span></div>';
+    expect(limitNesting(html, 2).html).toBe(html);
+  });
+
+  it("self-closes in SVG only", () => {
+    expect(limitNesting("<svg><path/><path/><path/></svg><p>x</p>", 2).html).toBe(
+      "<svg><path/><path/><path/></svg><p>x</p>",
+    );
+  });
+
+  it("notices upper-case attributes so they can be lower-cased", () => {
+    expect(limitNesting('<a HREF="/x">x</a>').upperCaseAttributes).toBe(true);
+    expect(limitNesting('<a href="/X">x</a>').upperCaseAttributes).toBe(false);
+    expect(convertHtml('<A HREF="/x">old page</A>', { url: "https://e.com/" }).content).toBe(
+      "[old page](https://e.com/x)",
+    );
+  });
+});
+
+describe("document structure", () => {
+  it("wraps fragments, stray heads and bodies into html/head/body", () => {
+    for (const html of [
+      "",
+      "text only",
+      "<p>fragment</p>",
+      "<title>T</title><p>x</p>",
+      "<head><title>T</title></head><body><p>x</p></body><p>after body</p>",
+      "<html><p>no body</p></html>",
+      "<body><p>one</p></body><body><p>two</p></body>",
+    ]) {
+      const document = parseDocument(html);
+      const root = document.documentElement;
+      expect(root?.localName).toBe("html");
+      expect(root?.firstElementChild?.localName).toBe("head");
+      expect(root?.firstElementChild?.nextElementSibling?.localName).toBe("body");
+      expect(() => convertHtml(html)).not.toThrow();
+    }
+    expect(convertHtml("<title>T</title><p>x</p>")).toEqual({ content: "x", title: "T" });
+    expect(convertHtml("<body><p>x</p></body><p>after body</p>").content).toBe("x\n\nafter body");
+  });
+
+  it("rejects wrong argument types as programmer errors", () => {
+    expect(() => convertHtml(42 as unknown as string)).toThrow(TypeError);
+    expect(() => convertHtml("", { format: "pdf" as "text" })).toThrow(TypeError);
+  });
+});

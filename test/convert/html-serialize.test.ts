@@ -1,0 +1,226 @@
+/**
+ * Edge cases of the DOM → Markdown and → text serializers, through convertHtml with
+ * `extract: "full"` so main-content selection stays out of the way.
+ */
+
+import { describe, expect, it } from "vitest";
+import { convertHtml } from "../../src/convert/html.js";
+
+/** Markdown of a fragment, whole page kept. */
+function md(html: string, url = "https://example.com/dir/page"): string {
+  return convertHtml(html, { url, extract: "full" }).content;
+}
+
+/** Plain text of a fragment, whole page kept. */
+function text(html: string): string {
+  return convertHtml(html, { url: "https://example.com/", extract: "full", format: "text" })
+    .content;
+}
+
+describe("code", () => {
+  it("fences a block with the language from the class", () => {
+    expect(md('<pre><code class="language-rust">fn main() {}</code></pre>')).toBe(
+      "```rust\nfn main() {}\n```",
+    );
+    expect(md('<pre class="lang-go">x := 1</pre>')).toBe("```go\nx := 1\n```");
+    expect(
+      md('<div class="highlight-python"><div class="highlight"><pre>x = 1</pre></div></div>'),
+    ).toBe("```python\nx = 1\n```");
+    expect(md('<pre class="brush: ruby">puts 1</pre>')).toBe("```ruby\nputs 1\n```");
+    expect(md('<pre data-lang="SQL">SELECT 1</pre>')).toBe("```sql\nSELECT 1\n```");
+  });
+
+  it("makes the fence longer than any backtick run inside", () => {
+    expect(md("<pre>a ``` b</pre>")).toBe("````\na ``` b\n````");
+    expect(md("<pre>a ````` b</pre>")).toBe("``````\na ````` b\n``````");
+  });
+
+  it("keeps whitespace and blank lines in pre, drops the first newline, turns <br> into lines", () => {
+    expect(md("<pre>\n  indented\n\n\n  after blanks\n</pre>")).toBe(
+      "```\n  indented\n\n\n  after blanks\n```",
+    );
+    expect(md("<pre>one<br>two</pre>")).toBe("```\none\ntwo\n```");
+  });
+
+  it("sizes inline code fences and pads backticks at the edges", () => {
+    expect(md("<p><code>a`b</code></p>")).toBe("``a`b``");
+    expect(md("<p><code>`x`</code></p>")).toBe("`` `x` ``");
+    expect(md("<p><code>a  *  b</code></p>")).toBe("`a * b`");
+  });
+});
+
+describe("tables", () => {
+  it("renders a GFM table with escaped pipes and one-line cells", () => {
+    const html =
+      "<table><tr><th>a|b</th><th>c</th></tr><tr><td>1<br>2</td><td><p>x</p><p>y</p></td></tr></table>";
+    expect(md(html)).toBe("| a\\|b | c |\n| --- | --- |\n| 1 2 | x y |");
+  });
+
+  it("expands colspan and pads short rows", () => {
+    const html =
+      "<table><thead><tr><td>A</td><td>B</td><td>C</td></tr></thead><tr><td colspan=2>wide</td><td>c</td></tr><tr><td>short</td></tr></table>";
+    expect(md(html)).toBe("| A | B | C |\n| --- | --- | --- |\n| wide | | c |\n| short | | |");
+  });
+
+  it("leaves the header empty when the first row is not a header", () => {
+    const html =
+      "<table><tr><th>Weight</th><td>1 kg</td></tr><tr><th>Size</th><td>M</td></tr></table>";
+    expect(md(html)).toBe("| | |\n| --- | --- |\n| Weight | 1 kg |\n| Size | M |");
+  });
+
+  it("reads layout tables as blocks: one column, one row, nested tables, role=presentation", () => {
+    expect(md("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>")).toBe("a\n\nb");
+    expect(md("<table><tr><td>left</td><td>right</td></tr></table>")).toBe("left\n\nright");
+    expect(
+      md(
+        '<table role="presentation"><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>',
+      ),
+    ).toBe("a\n\nb\n\nc\n\nd");
+    const nested =
+      "<table><tr><td><h2>Menu</h2></td><td><table><tr><th>k</th><th>v</th></tr><tr><td>1</td><td>2</td></tr></table></td></tr><tr><td>x</td><td>y</td></tr></table>";
+    expect(md(nested)).toBe("## Menu\n\n| k | v |\n| --- | --- |\n| 1 | 2 |\n\nx\n\ny");
+  });
+
+  it("joins cells with tabs in plain text", () => {
+    expect(text("<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>")).toBe(
+      "a\tb\n1\t2",
+    );
+  });
+});
+
+describe("lists", () => {
+  it("nests bullets by two spaces and numbers by the marker width", () => {
+    const html =
+      "<ul><li>a<ul><li>b<ol><li>c</li><li>d<ul><li>e</li></ul></li></ol></li></ul></li></ul>";
+    expect(md(html)).toBe("- a\n  - b\n    1. c\n    2. d\n       - e");
+  });
+
+  it("indents under two-digit numbers by four", () => {
+    const html = `<ol start="10"><li>ten<ul><li>sub</li></ul></li></ol>`;
+    expect(md(html)).toBe("10. ten\n    - sub");
+  });
+
+  it("keeps paragraphs of an item together under the item", () => {
+    expect(md("<ol><li><p>one</p><p>more</p></li><li>two</li></ol>")).toBe(
+      "1. one\n\n   more\n2. two",
+    );
+  });
+
+  it("skips empty items but keeps counting", () => {
+    expect(md("<ol><li>a</li><li> </li><li>c</li></ol>")).toBe("1. a\n3. c");
+  });
+
+  it("drops markers in plain text and indents nested items", () => {
+    expect(text("<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>")).toBe("a\n  b\nc");
+  });
+});
+
+describe("links and images", () => {
+  it("resolves relative URLs against the page URL", () => {
+    expect(md('<a href="../up?q=1#f">up</a>')).toBe("[up](https://example.com/up?q=1#f)");
+    expect(md('<a href="//cdn.example.org/x">proto</a>')).toBe(
+      "[proto](https://cdn.example.org/x)",
+    );
+  });
+
+  it("resolves against <base href> when present", () => {
+    const html =
+      '<head><base href="/other/"></head><body><a href="x">x</a><img src="i.png" alt="i"></body>';
+    expect(md(html)).toBe("[x](https://example.com/other/x)![i](https://example.com/other/i.png)");
+  });
+
+  it("keeps relative URLs as they are without any base", () => {
+    expect(convertHtml('<a href="rel/x">r</a>', { extract: "full" }).content).toBe("[r](rel/x)");
+  });
+
+  it("drops javascript:, vbscript: and data: links but keeps their text", () => {
+    expect(md('<p><a href="javascript:alert(1)">run</a> <a href=" JaVaScRiPt:x">x</a></p>')).toBe(
+      "run x",
+    );
+    expect(md('<a href="vbscript:msgbox">vb</a> <a href="data:text/html,hi">data</a>')).toBe(
+      "vb data",
+    );
+  });
+
+  it("percent-encodes spaces and parentheses in URLs", () => {
+    expect(md('<a href="/a (1).html">p</a>')).toBe("[p](https://example.com/a%20%281%29.html)");
+  });
+
+  it("keeps balanced brackets in link text and escapes unbalanced ones", () => {
+    expect(md('<a href="/x">see [1]</a>')).toBe("[see [1]](https://example.com/x)");
+    expect(md('<a href="/x">a ] b</a>')).toBe("[a \\] b](https://example.com/x)");
+    expect(md('<a href="/x">[a](b)</a>')).toBe("[\\[a\\](b)](https://example.com/x)");
+  });
+
+  it("links the first text line of a link that wraps blocks", () => {
+    const html = '<a href="/post"><img src="/t.jpg" alt=""><h3>Title</h3><p>Summary.</p></a>';
+    expect(md(html)).toBe(
+      "![](https://example.com/t.jpg)\n\n### [Title](https://example.com/post)\n\nSummary.",
+    );
+  });
+
+  it("skips data: images and tracking pixels, uses lazy-load sources", () => {
+    expect(md('<img src="data:image/png;base64,AAAA" alt="x">')).toBe("");
+    expect(md('<img src="/p.gif" width="1" height="1" alt="">')).toBe("");
+    expect(md('<img src="https://t.example.com/pixel.gif?id=1">')).toBe("");
+    expect(md('<img src="data:image/gif;base64,R0" data-src="/real.jpg" alt="r">')).toBe(
+      "![r](https://example.com/real.jpg)",
+    );
+    expect(md('<img srcset="/a-1x.jpg 1x, /a-2x.jpg 2x" alt="s">')).toBe(
+      "![s](https://example.com/a-1x.jpg)",
+    );
+  });
+
+  it("drops permalink anchors", () => {
+    expect(md('<h2>Setup<a href="#setup">¶</a></h2>')).toBe("## Setup");
+  });
+});
+
+describe("text and whitespace", () => {
+  it("collapses whitespace like a browser, NBSP included", () => {
+    expect(md("<p>  a \n\t b&nbsp;&nbsp;c  </p>")).toBe("a b c");
+  });
+
+  it("puts spaces outside emphasis and drops empty emphasis", () => {
+    expect(md("<p>a<strong> b </strong>c <em> </em>d</p>")).toBe("a **b** c d");
+  });
+
+  it("does not double emphasis when nested", () => {
+    expect(md("<b>x <strong>y</strong></b>")).toBe("**x y**");
+  });
+
+  it("escapes Markdown only where it would change the meaning", () => {
+    expect(md("<p># h</p><p>1. x</p><p>- y</p><p>+ z</p><p>> q</p>")).toBe(
+      "\\# h\n\n1\\. x\n\n\\- y\n\n\\+ z\n\n\\> q",
+    );
+    expect(md("<p>a_b_c _d_ 2 * 3 *e*</p>")).toBe("a_b_c \\_d\\_ 2 * 3 \\*e\\*");
+    expect(md("<p>C# 3.0 - fine</p>")).toBe("C# 3.0 - fine");
+  });
+
+  it("turns <br> into a line break and runs of them into one blank line", () => {
+    expect(md("<p>a<br>b<br><br><br><br>c<br></p>")).toBe("a  \nb\n\nc");
+    expect(text("<p>a<br>b</p>")).toBe("a\nb");
+  });
+
+  it("never leaves more than one blank line", () => {
+    const out = md("<div><p>a</p><div><div><p></p></div></div><p>b</p><hr><hr></div>");
+    expect(out).not.toMatch(/\n{3,}/);
+    expect(out).toBe("a\n\nb\n\n---\n\n---");
+  });
+
+  it("renders headings, quotes, rules and definition lists", () => {
+    expect(
+      md(
+        "<h3>  Three  </h3><blockquote><p>q1</p><p>q2</p></blockquote><hr><dl><dt>T</dt><dd>D</dd></dl>",
+      ),
+    ).toBe("### Three\n\n> q1\n>\n> q2\n\n---\n\n**T**\n: D");
+  });
+
+  it("writes plain text without any markup", () => {
+    expect(
+      text(
+        '<h1>H</h1><p><strong>b</strong> <a href="/x">l</a> <code>c</code></p><blockquote>q</blockquote><img src="/i.png" alt="i">',
+      ),
+    ).toBe("H\n\nb l c\n\nq");
+  });
+});
