@@ -2,9 +2,10 @@
  * The result object of one fetch (SPEC §3.7). The CLI's --json, the HTTP API and MCP
  * structuredContent all carry this same object.
  */
+import type { PageMetadata } from "./extract/metadata.js";
 import type { OutputFormat } from "./options.js";
 
-export interface FetchResult {
+export interface FetchResult extends PageMetadata {
   /** As requested, normalized. */
   url: string;
   /** After redirects. */
@@ -13,14 +14,6 @@ export interface FetchResult {
   status: number;
   contentType: string;
   charset?: string;
-  title?: string;
-  description?: string;
-  author?: string;
-  siteName?: string;
-  /** ISO 8601. */
-  publishedAt?: string;
-  lang?: string;
-  canonicalUrl?: string;
   format: OutputFormat;
   content: string;
   /** Characters of the full converted content. */

@@ -3,22 +3,16 @@
  * hold serializable entries and know nothing of fetching; freshness is decided by the caller
  * from `storedAt`, so `maxAge` works the same on every store.
  */
+import type { PageMetadata } from "../extract/metadata.js";
 
 /** A cached, fully converted page (before any shaping such as truncation). */
-export interface CachedPage {
+export interface CachedPage extends PageMetadata {
   url: string;
   finalUrl: string;
   redirects: { from: string; to: string; status: number }[];
   status: number;
   contentType: string;
   charset?: string;
-  title?: string;
-  description?: string;
-  author?: string;
-  siteName?: string;
-  publishedAt?: string;
-  lang?: string;
-  canonicalUrl?: string;
   /** The full converted content. */
   content: string;
   /** When it was fetched, ISO 8601. */

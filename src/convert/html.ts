@@ -7,6 +7,7 @@
 import { cleanDocument } from "../extract/clean.js";
 import type { DomElement } from "../extract/dom.js";
 import { selectMainContent } from "../extract/main.js";
+import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata } from "../extract/metadata.js";
 import { parseDocument } from "../extract/parse.js";
 import { documentBaseUrl } from "../extract/url.js";
@@ -31,17 +32,8 @@ export interface ConvertHtmlOptions {
 }
 
 /** A converted page: its content and the metadata the page states (unknown fields omitted). */
-export interface ConvertedDocument {
+export interface ConvertedDocument extends PageMetadata {
   content: string;
-  title?: string;
-  description?: string;
-  author?: string;
-  siteName?: string;
-  /** ISO 8601 in UTC when the page's date could be read. */
-  publishedAt?: string;
-  lang?: string;
-  /** Absolute URL. */
-  canonicalUrl?: string;
 }
 
 /**
