@@ -58,5 +58,6 @@ function cutPoint(text: string, start: number, limit: number): number {
   // Never split a surrogate pair: a high surrogate at the end goes to the next window.
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return end > start ? end : limit;
+  // A window of one high surrogate takes the whole pair rather than none of it.
+  return end > start ? end : limit + 1;
 }
