@@ -8,9 +8,9 @@ export type { ConvertedDocument, ConvertHtmlOptions } from "./convert/html.js";
 export { convertHtml } from "./convert/html.js";
 export type { ErrorCode } from "./errors.js";
 export { ERROR_CODES, isWebFetchError, WebFetchError } from "./errors.js";
+export type { PageMetadata } from "./extract/metadata.js";
 export type { Logger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
-export type { PageMetadata } from "./extract/metadata.js";
 export type {
   ExtractMode,
   FetchOptions,
