@@ -3,6 +3,7 @@
  * one options object; `resolveOptions()` merges it over DEFAULTS once, so the rest of the code
  * reads plain resolved values and never re-derives a default.
  */
+import { domainToASCII } from "node:url";
 import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
 import type { Logger } from "./log.js";
@@ -208,11 +209,15 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
 
 /** Lowercase, no leading dot or trailing dot: the form domain lists are compared in. */
 function normalizeDomain(domain: string): string {
-  return domain
-    .trim()
-    .toLowerCase()
-    .replace(/^\*?\.+/, "")
-    .replace(/\.+$/, "");
+  // Hosts are compared in their ASCII (punycode) form, as URL.hostname gives them.
+  const ascii = domainToASCII(
+    domain
+      .trim()
+      .replace(/^\*?\.+/, "")
+      .replace(/\.+$/, ""),
+  );
+  if (!ascii) throw new RangeError(`Invalid domain in a domain list: ${JSON.stringify(domain)}`);
+  return ascii.toLowerCase();
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

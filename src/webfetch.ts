@@ -15,6 +15,7 @@ import { redirectAllowed } from "./net/domains.js";
 import { normalizeUrl, parseTargetUrl } from "./net/url.js";
 import {
   type FetchOptions,
+  LIMITS,
   type RedirectPolicy,
   type ResolvedOptions,
   resolveOptions,
@@ -98,6 +99,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   }
 
   async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
+    checkCallOptions(call);
     const started = performance.now();
     let outcome = "ok";
     let page: CachedPage | undefined;
@@ -182,7 +184,36 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 /** Every option that changes the converted content is part of the key. */
 function cacheKey(url: string, format: string, extract: string, call: FetchOptions): string {
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
-  return `v1|${format}|${extract}|${headers}|${url}`;
+  // A page fetched while ignoring robots.txt is not served to a caller who respects it.
+  const robots = call.robots === "ignore" ? "ignore" : "";
+  return `v1|${format}|${extract}|${robots}|${headers}|${url}`;
+}
+
+/** Programmer errors in per-call options throw at once, before any network work. */
+function checkCallOptions(call: FetchOptions): void {
+  const { maxLength, startIndex, maxRedirects, timeout, maxAge } = call;
+  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
+    throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+  }
+  if (startIndex !== undefined && (!Number.isInteger(startIndex) || startIndex < 0)) {
+    throw new RangeError(`startIndex must be a non-negative integer, got ${startIndex}`);
+  }
+  if (
+    maxRedirects !== undefined &&
+    (!Number.isInteger(maxRedirects) ||
+      maxRedirects < 0 ||
+      maxRedirects > LIMITS.maxRedirectsCeiling)
+  ) {
+    throw new RangeError(
+      `maxRedirects must be an integer from 0 to ${LIMITS.maxRedirectsCeiling}, got ${maxRedirects}`,
+    );
+  }
+  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout < 1)) {
+    throw new RangeError(`timeout must be at least 1 ms, got ${timeout}`);
+  }
+  if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge < 0)) {
+    throw new RangeError(`maxAge must be a number of seconds >= 0, got ${maxAge}`);
+  }
 }
 
 /** The options that change how the network is used, not what the content is. */
@@ -221,10 +252,6 @@ function toResult(
 ): FetchResult {
   const maxLength = call.maxLength ?? resolved.maxLength;
   const startIndex = call.startIndex ?? 0;
-  if (!Number.isInteger(maxLength) || maxLength < 1)
-    throw new RangeError("maxLength must be a positive integer");
-  if (!Number.isInteger(startIndex) || startIndex < 0)
-    throw new RangeError("startIndex must be a non-negative integer");
   if (startIndex > 0 && startIndex >= page.content.length) {
     throw new WebFetchError(
       "INVALID_INPUT",

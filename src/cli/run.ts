@@ -65,7 +65,8 @@ function integer(min: number) {
 
 function seconds(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0)
+  // Below a millisecond the deadline would round to nothing.
+  if (!Number.isFinite(n) || n < 0.001)
     throw new InvalidArgumentError("must be a positive number of seconds");
   return n;
 }
@@ -163,7 +164,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         GlobalFlags & { url?: string; extractMode?: "markdown" | "text"; full?: boolean }
       >();
       jsonErrors = Boolean(flags.json);
-      const html = file === "-" ? await readStream(io.stdin) : await readFile(file, "utf8");
+      const html = file === "-" ? await readStream(io.stdin) : await readInput(file);
       const doc = convertHtml(html, {
         ...(flags.url ? { url: flags.url } : {}),
         format: flags.extractMode ?? "markdown",
@@ -178,7 +179,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit through here with code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      if (jsonErrors) {
+        const message = error.message.replace(/^error: /, "");
+        io.stdout.write(`${JSON.stringify({ error: { code: "INVALID_INPUT", message } })}\n`);
+      }
+      return EXIT.usage;
     }
     return reportError(error, jsonErrors, io);
   }
@@ -303,6 +309,18 @@ function reportError(error: unknown, json: boolean, io: CliIO): number {
 
 function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+async function readInput(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const reason =
+      (error as { code?: string }).code === "ENOENT" ? "no such file" : (error as Error).message;
+    throw new WebFetchError("INVALID_INPUT", `Cannot read ${file}: ${reason}`, {
+      retryable: false,
+    });
+  }
 }
 
 async function readStream(stream: AsyncIterable<Buffer | string> | undefined): Promise<string> {

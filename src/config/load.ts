@@ -68,16 +68,20 @@ export function parseConfig(
 /** Replaces `${VAR}` / `${VAR:-default}` in every string of a parsed YAML value. */
 export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === "string") {
-    return value.replace(ENV_REF, (_, name: string, fallback: string | undefined) => {
-      const found = env[name];
-      return found !== undefined && found !== "" ? found : (fallback ?? "");
-    });
+    return substitute(value, env);
   }
   if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
   }
   return value;
+}
+
+function substitute(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(ENV_REF, (_, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    return found !== undefined && found !== "" ? found : (fallback ?? "");
+  });
 }
 
 /** Library options from a config; keys of later issues are validated but not mapped here. */

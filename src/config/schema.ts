@@ -4,16 +4,28 @@
  */
 import { z } from "zod";
 
-const seconds = z.number().positive();
-const bytes = z.number().int().positive();
+/**
+ * Numbers and booleans may come from `${VAR}` expansion, which yields text: "30" and "true"
+ * are read as the values they spell; anything else fails validation as usual.
+ */
+const fromText = (value: unknown): unknown => {
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (text === "true" || text === "false") return text === "true";
+  return text !== "" && Number.isFinite(Number(text)) ? Number(text) : value;
+};
+const number = () => z.preprocess(fromText, z.number());
+const boolean = () => z.preprocess(fromText, z.boolean());
+const seconds = number().pipe(z.number().positive());
+const bytes = number().pipe(z.number().int().positive());
 
 const toolSchema = z
   .object({
-    enabled: z.boolean(),
+    enabled: boolean(),
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
     api_endpoint: z.string(),
     timeout_seconds: seconds,
-    max_content_length: z.number().int().positive(),
+    max_content_length: number().pipe(z.number().int().positive()),
   })
   .partial()
   .strict();
@@ -25,24 +37,24 @@ export const configSchema = z
       .object({
         timeout_seconds: seconds,
         max_bytes: bytes,
-        max_redirects: z.number().int().min(0).max(20),
+        max_redirects: number().pipe(z.number().int().min(0).max(20)),
         redirects: z.enum(["follow", "same-host", "same-site"]),
         user_agent: z.string().min(1),
         robots: z.enum(["respect", "ignore"]),
         render: z.enum(["never", "auto", "always"]),
         network: z.enum(["enabled", "none"]),
-        allow_private_network: z.boolean(),
+        allow_private_network: boolean(),
         allow_addresses: z.array(z.string()),
         allowed_domains: z.array(z.string()),
         blocked_domains: z.array(z.string()),
-        max_length: z.number().int().positive(),
+        max_length: number().pipe(z.number().int().positive()),
       })
       .partial()
       .strict(),
     cache: z
       .object({
         store: z.enum(["memory", "sqlite", "redis"]),
-        ttl_seconds: z.number().int().min(0),
+        ttl_seconds: number().pipe(z.number().int().min(0)),
         max_bytes: bytes,
         path: z.string(),
         url: z.string(),
@@ -60,7 +72,11 @@ export const configSchema = z
       .partial()
       .passthrough(),
     server: z
-      .object({ host: z.string(), port: z.number().int().min(0).max(65535), token: z.string() })
+      .object({
+        host: z.string(),
+        port: number().pipe(z.number().int().min(0).max(65535)),
+        token: z.string(),
+      })
       .partial()
       .strict(),
     tools: z.object({ prefix: z.string() }).partial().catchall(toolSchema),

@@ -2,8 +2,7 @@
  * Reads a response body into memory, decompressing gzip, deflate and brotli itself and counting
  * bytes after decompression, so a decompression bomb stops at the cap instead of filling memory.
  */
-import type { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream";
+import { pipeline, type Readable, Transform } from "node:stream";
 import zlib from "node:zlib";
 import { WebFetchError } from "../errors.js";
 
@@ -29,6 +28,9 @@ function decoderFor(token: string, firstByte: number | undefined): Transform | u
       return undefined;
   }
 }
+
+/** Most codings one response may stack; more is an attack (curl caps at 5, CVE-2022-32206). */
+const MAX_CODINGS = 3;
 
 /** Bytes of an unwanted body (redirect, error page) read to keep the connection reusable. */
 const DISCARD_LIMIT = 64 * 1024;
@@ -91,12 +93,23 @@ export async function readBody(
     discardBody(body);
     throw tooLarge(maxBytes);
   }
-  // Only "deflate" needs to see its first byte to tell zlib-wrapped from raw streams.
-  const first = encodings.includes("deflate") ? await peekFirstByte(body) : undefined;
+  if (encodings.length > MAX_CODINGS) {
+    discardBody(body);
+    throw new WebFetchError(
+      "PARSE_ERROR",
+      `Too many content codings (${encodings.length}, max ${MAX_CODINGS})`,
+      {
+        retryable: false,
+      },
+    );
+  }
+  // Only "deflate" needs to see its first byte to tell zlib-wrapped from raw streams; an inner
+  // deflate stage is told apart by the first byte its outer stage produces.
+  const first = encodings.at(-1) === "deflate" ? await peekFirstByte(body) : undefined;
   // Decoders are applied in reverse order of the codings (the last applied is undone first).
   const decoders: Transform[] = [];
   for (const token of [...encodings].reverse()) {
-    const decoder = decoderFor(token, decoders.length === 0 ? first : undefined);
+    const decoder = decoders.length === 0 ? decoderFor(token, first) : lazyDecoder(token);
     if (decoder) decoders.push(decoder);
   }
   const source: Readable = decoders.length === 0 ? body : chain(body, decoders);
@@ -109,11 +122,11 @@ export async function readBody(
       rawTotal += chunk.length;
       // The raw bytes count against the same cap: more compressed data than the cap allows
       // decoded is past any budget, whatever it would inflate to.
-      if (rawTotal > maxBytes && overflow === "throw") source.destroy(tooLarge(maxBytes));
+      if (rawTotal > maxBytes) source.destroy(tooLarge(maxBytes));
     });
   }
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
+    for await (const chunk of asDecoded(source as AsyncIterable<Buffer>)) {
       if (total + chunk.length > maxBytes) {
         if (overflow === "throw") throw tooLarge(maxBytes);
         chunks.push(chunk.subarray(0, maxBytes - total));
@@ -134,6 +147,52 @@ export async function readBody(
     }
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/** Errors of zlib itself (a corrupt body) become PARSE_ERROR, not a network failure. */
+async function* asDecoded(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  try {
+    yield* source;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("Z_")) {
+      throw new WebFetchError(
+        "PARSE_ERROR",
+        `Could not decode the response body: ${(error as Error).message}`,
+        {
+          cause: error,
+          retryable: false,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * A decoder for an inner coding: "deflate" waits for its first input byte to choose between
+ * the zlib-wrapped and the raw form.
+ */
+function lazyDecoder(token: string): Transform | undefined {
+  if (token !== "deflate") return decoderFor(token, undefined);
+  let inner: Transform | undefined;
+  const wrapper = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (!inner) {
+        inner = decoderFor("deflate", chunk[0])!;
+        inner.on("data", (d: Buffer) => wrapper.push(d));
+        inner.on("error", (e) => wrapper.destroy(e));
+      }
+      if (inner.write(chunk)) done();
+      else inner.once("drain", () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once("end", () => done());
+      inner.end();
+    },
+  });
+  return wrapper;
 }
 
 function chain(body: Readable, decoders: Transform[]): Readable {

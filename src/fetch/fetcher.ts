@@ -15,7 +15,7 @@ import {
   type RobotsPolicy as RobotsMode,
 } from "../options.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
-import { Deadline } from "./deadline.js";
+import type { Deadline } from "./deadline.js";
 import { ACCEPT, ACCEPT_ENCODING, getOnce, type HopResponse, mapRequestError } from "./http.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
@@ -70,7 +70,7 @@ export class Fetcher {
       keepAliveTimeout: 4_000,
     });
     this.#robots = new RobotsPolicy(
-      (url, deadline, ms) => this.#fetchRobots(url, deadline, ms),
+      (url, deadline) => this.#fetchRobots(url, deadline),
       options.productToken,
     );
   }
@@ -215,25 +215,29 @@ export class Fetcher {
     }
   }
 
-  /** GET robots.txt: redirects followed through the guard (RFC 9309 asks for five), body capped. */
-  async #fetchRobots(
-    url: URL,
-    deadline: Deadline,
-    timeoutMs: number,
-  ): Promise<{ status: number; body: string }> {
-    const sub = new Deadline(Math.min(timeoutMs, deadline.remaining()), deadline.signal);
+  /**
+   * GET robots.txt: redirects followed (RFC 9309 asks for five) through the same policy as
+   * pages, body capped at 500 KiB.
+   */
+  async #fetchRobots(url: URL, deadline: Deadline): Promise<{ status: number; body: string }> {
     let current = parseTargetUrl(url.href);
     for (let hop = 0; ; hop++) {
-      await sub.race(this.#guard.resolve(current.hostname, current.port));
+      this.checkTarget(current);
+      await deadline.race(this.#guard.resolve(current.hostname, current.port));
       const response = await getOnce(current.url, {
         dispatcher: this.#agent,
         headers: this.#headers({}, false),
-        deadline: sub,
+        deadline,
         retries: 0,
       });
       const location = firstHeader(response.headers.location);
-      if (REDIRECT_STATUSES.has(response.status) && location && hop < 5) {
+      if (REDIRECT_STATUSES.has(response.status) && location) {
         discardBody(response.body);
+        if (hop >= 5) {
+          throw new WebFetchError("TOO_MANY_REDIRECTS", "Too many redirects (max 5)", {
+            retryable: false,
+          });
+        }
         current = resolveRedirect(location, current.url);
         continue;
       }
@@ -241,7 +245,7 @@ export class Fetcher {
         discardBody(response.body);
         return { status: response.status, body: "" };
       }
-      const body = await this.#read(response, LIMITS.maxRobotsBytes, sub, "truncate");
+      const body = await this.#read(response, LIMITS.maxRobotsBytes, deadline, "truncate");
       return { status: response.status, body: body.toString("utf8") };
     }
   }

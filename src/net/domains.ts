@@ -35,7 +35,8 @@ export function checkDomainLists(
 const SHORT_SECOND_LEVEL = /^(?:co|com|net|org|gov|edu|ac|ne|or|go|gr|lg|ed|ad|mil|nom|ltd|plc)$/;
 
 /** The registrable part of a host name, approximated: example.co.uk, example.com, or the IP. */
-export function siteOf(host: string): string {
+export function siteOf(hostname: string): string {
+  const host = stripDots(hostname);
   if (isIP(host.replace(/^\[|\]$/g, ""))) return host;
   const labels = host.split(".");
   if (labels.length <= 2) return host;
@@ -48,6 +49,13 @@ export function siteOf(host: string): string {
 /** Whether a redirect from `from` to `to` stays within `policy`. */
 export function redirectAllowed(policy: RedirectPolicy, from: URL, to: URL): boolean {
   if (policy === "follow") return true;
-  if (policy === "same-host") return from.hostname === to.hostname;
-  return siteOf(from.hostname) === siteOf(to.hostname);
+  // `example.com.` and `example.com` are one host; a trailing dot must not make "test." a site.
+  const a = stripDots(from.hostname);
+  const b = stripDots(to.hostname);
+  if (policy === "same-host") return a === b;
+  return siteOf(a) === siteOf(b);
+}
+
+function stripDots(host: string): string {
+  return host.replace(/\.+$/, "");
 }

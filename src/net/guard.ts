@@ -32,6 +32,21 @@ const PIN_MAX_HOSTS = 1_000;
 
 const defaultLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/**
+ * What `allowPrivateNetwork` opens: the networks an intranet lives on. Metadata, multicast,
+ * broadcast, unspecified and reserved addresses stay refused (open them one by one with
+ * `allowAddresses` if you must).
+ */
+const PRIVATE_NETWORK_REASONS = new Set([
+  "a private address",
+  "a loopback address",
+  "a link-local address",
+  "a carrier-grade NAT address",
+  "a site-local address",
+  "a local host name",
+  "a private network host name",
+]);
+
 /** DNS error codes that mean "no such host" rather than a broken resolver. */
 const NOT_FOUND = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"]);
 
@@ -62,7 +77,7 @@ export class AddressGuard {
     if (matchesAddressRule(this.#rules, ip, port)) return undefined;
     const verdict = classifyAddress(ip);
     if (verdict.allowed) return undefined;
-    if (this.#allowPrivate && verdict.reason !== "not an IP address") return undefined;
+    if (this.#allowPrivate && PRIVATE_NETWORK_REASONS.has(verdict.reason)) return undefined;
     return verdict.reason;
   }
 
@@ -78,7 +93,9 @@ export class AddressGuard {
       return host;
     }
     const nameReason = blockedHostnameReason(host);
-    if (nameReason && !this.#allowPrivate) throw blocked(`Blocked: ${host} is ${nameReason}`);
+    if (nameReason && !(this.#allowPrivate && PRIVATE_NETWORK_REASONS.has(nameReason))) {
+      throw blocked(`Blocked: ${host} is ${nameReason}`);
+    }
 
     const addresses = await this.#resolveOnce(host);
     if (addresses.length === 0) {

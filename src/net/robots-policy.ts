@@ -1,11 +1,13 @@
 /**
- * robots.txt enforcement (RFC 9309): one fetch per origin, cached, through the same guarded
- * agent and inside the caller's deadline. 4xx means no rules; 5xx or a robots.txt that does not
- * answer in time means "disallow everything" for now.
+ * robots.txt enforcement (RFC 9309): one fetch per origin, cached and shared by every caller,
+ * through the same guarded agent. 4xx (or a robots.txt that cannot be reached through the
+ * policy) means no rules; 5xx or no answer in time means "disallow everything" for now.
+ * The shared fetch runs under its own deadline, so one caller's short timeout or cancel never
+ * fails another caller; each caller waits on it within its own deadline.
  */
 import { LRUCache } from "lru-cache";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import type { Deadline } from "../fetch/deadline.js";
+import { Deadline } from "../fetch/deadline.js";
 import { isAllowed, parseRobots, type RobotsRules } from "./robots.js";
 
 /** How long rules stay cached (RFC 9309 §2.4: no more than 24 hours). */
@@ -14,14 +16,20 @@ const RULES_TTL_MS = 60 * 60 * 1000;
 const OUTAGE_TTL_MS = 60 * 1000;
 /** Origins whose rules are kept. */
 const RULES_MAX_ORIGINS = 500;
-/** At most this long is spent on robots.txt itself, so a slow one cannot eat the page's budget. */
+/** The shared robots.txt fetch gives up after this long (then: disallowed for now). */
 const ROBOTS_TIMEOUT_MS = 10_000;
+/** Failures that mean "robots.txt is unavailable" (RFC 9309 §2.3.1.3: crawling allowed). */
+const UNAVAILABLE_CODES = new Set([
+  "BLOCKED_ADDRESS",
+  "BLOCKED_DOMAIN",
+  "INVALID_URL",
+  "TOO_MANY_REDIRECTS",
+]);
 
 /** What the fetcher gives us: GET a URL, following redirects, capped, within a deadline. */
 export type RobotsFetch = (
   url: URL,
   deadline: Deadline,
-  timeoutMs: number,
 ) => Promise<{ status: number; body: string }>;
 
 type Verdict =
@@ -45,15 +53,14 @@ export class RobotsPolicy {
   /** Throws ROBOTS_DISALLOWED when robots.txt of `url`'s origin refuses it. */
   async check(url: URL, deadline: Deadline): Promise<void> {
     if (url.pathname === "/robots.txt") return;
-    const verdict = await this.#verdict(url, deadline);
-    const path = url.pathname + url.search;
+    const verdict = await deadline.race(this.#verdict(url));
     if (verdict.kind === "allow-all") return;
     if (verdict.kind === "disallow-all") {
       throw new WebFetchError("ROBOTS_DISALLOWED", `robots.txt of ${url.host} ${verdict.why}`, {
         retryable: true,
       });
     }
-    const result = isAllowed(verdict.rules, path, this.#token);
+    const result = isAllowed(verdict.rules, url.pathname + url.search, this.#token);
     if (!result.allowed) {
       throw new WebFetchError(
         "ROBOTS_DISALLOWED",
@@ -65,28 +72,29 @@ export class RobotsPolicy {
     }
   }
 
-  #verdict(url: URL, deadline: Deadline): Promise<Verdict> {
+  #verdict(url: URL): Promise<Verdict> {
     const origin = url.origin;
     let pending = this.#cache.get(origin);
     if (!pending) {
-      pending = this.#load(new URL("/robots.txt", origin), deadline);
-      this.#cache.set(origin, pending);
-      // Failures that are not about robots.txt itself (blocked, cancelled) are not cached.
-      pending.then(
+      const loading = this.#load(new URL("/robots.txt", origin));
+      pending = loading;
+      this.#cache.set(origin, loading);
+      loading.then(
         (verdict) => {
           // An outage is not a policy: look again soon rather than refusing for an hour.
           if (verdict.kind === "disallow-all")
-            this.#cache.set(origin, pending!, { ttl: OUTAGE_TTL_MS });
+            this.#cache.set(origin, loading, { ttl: OUTAGE_TTL_MS });
         },
+        // Failures that are not about robots.txt itself (the host is down) are not cached.
         () => this.#cache.delete(origin),
       );
     }
     return pending;
   }
 
-  async #load(robotsUrl: URL, deadline: Deadline): Promise<Verdict> {
+  async #load(robotsUrl: URL): Promise<Verdict> {
     try {
-      const { status, body } = await this.#fetch(robotsUrl, deadline, ROBOTS_TIMEOUT_MS);
+      const { status, body } = await this.#fetch(robotsUrl, new Deadline(ROBOTS_TIMEOUT_MS));
       if (status >= 200 && status < 300) return { kind: "rules", rules: parseRobots(body) };
       if (status >= 400 && status < 500) return { kind: "allow-all" };
       return {
@@ -94,7 +102,6 @@ export class RobotsPolicy {
         why: `is unavailable (${status}); fetching is disallowed until it answers`,
       };
     } catch (error) {
-      if (deadline.expired || deadline.cancelled) throw error;
       if (isWebFetchError(error)) {
         if (error.code === "TIMEOUT") {
           return {
@@ -102,6 +109,7 @@ export class RobotsPolicy {
             why: "did not answer in time; fetching is disallowed until it answers",
           };
         }
+        if (UNAVAILABLE_CODES.has(error.code)) return { kind: "allow-all" };
       }
       throw error;
     }

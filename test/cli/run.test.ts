@@ -136,6 +136,17 @@ describe("webfetch CLI (run)", () => {
     expect(q.stderr).toContain("INVALID_INPUT");
   });
 
+  it("bad usage under --json prints an INVALID_INPUT error object", async () => {
+    const r = await cli(["fetch", page("/article"), "--max-length", "abc", "--json"]);
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe("INVALID_INPUT");
+    const missing = await cli(["convert", "/nonexistent/page.html"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(
+      "INVALID_INPUT: Cannot read /nonexistent/page.html: no such file",
+    );
+  });
+
   it("--help lists every fetch flag", async () => {
     const r = await cli(["fetch", "--help"]);
     expect(r.status).toBe(0);

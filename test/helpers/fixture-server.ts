@@ -108,6 +108,12 @@ function robots(host: string, res: ServerResponse, port: number): void {
     case "robots-hang.test":
       // Never answers; the socket stays open until the client gives up.
       return;
+    case "robots-slow.test":
+      setTimeout(() => send(res, 404, "text/plain", "slow"), 800);
+      return;
+    case "robots-to-blocked.test":
+      res.writeHead(302, { location: `http://blocked.test:${port}/robots.txt` }).end();
+      return;
     case "robots-redirect.test":
       res.writeHead(301, { location: `http://robots-disallow.test:${port}/robots.txt` }).end();
       return;
@@ -175,6 +181,19 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       const body = zlib.deflateSync(articleHtml("Deflate", 5));
       send(res, 200, "text/html; charset=utf-8", body, { "content-encoding": "deflate" });
     },
+    "/many-codings": (_req, res) => {
+      let body = Buffer.from(articleHtml("Layered", 2));
+      for (let i = 0; i < 4; i++) body = zlib.gzipSync(body);
+      send(res, 200, "text/html", body, { "content-encoding": "gzip, gzip, gzip, gzip" });
+    },
+    "/raw-deflate-in-gzip": (_req, res) => {
+      const body = zlib.gzipSync(zlib.deflateRawSync(articleHtml("Two Layers", 2)));
+      send(res, 200, "text/html", body, { "content-encoding": "deflate, gzip" });
+    },
+    "/corrupt-gzip": (_req, res) =>
+      send(res, 200, "text/html", Buffer.from("this is not gzip at all"), {
+        "content-encoding": "gzip",
+      }),
     "/gzip-bomb": (_req, res) =>
       send(res, 200, "text/html", bombBytes("gzip"), { "content-encoding": "gzip" }),
     "/br-bomb": (_req, res) =>
