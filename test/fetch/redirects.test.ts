@@ -1,71 +1,56 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isWebFetchError } from "../../src/errors.js";
-import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
-import { type TestWeb, testWeb } from "../helpers/web.js";
+import { describe, expect, it } from "vitest";
+import { failure, fixtureSuite, testWeb } from "../helpers/web.js";
 
-let server: FixtureServer;
-let t: TestWeb;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  t = testWeb(server);
-});
-afterAll(async () => {
-  await t.web.close();
-  await server.close();
-  expect(t.recorder.refused).toEqual([]);
-});
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWebFetchError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a WebFetchError");
-}
+const suite = fixtureSuite();
 
 describe("redirects", () => {
   it.each([301, 302, 303, 307, 308])(
     "follows %i and reports every hop and the final URL",
     async (status) => {
-      const r = await t.web.fetch(server.url(`/redirect?n=2&status=${status}`));
-      expect(r.finalUrl).toBe(server.url("/article"));
+      const r = await suite.t.web.fetch(suite.server.url(`/redirect?n=2&status=${status}`));
+      expect(r.finalUrl).toBe(suite.server.url("/article"));
       expect(r.redirects).toEqual([
         {
-          from: server.url(`/redirect?n=2&status=${status}`),
-          to: server.url(`/redirect?n=1&status=${status}`),
+          from: suite.server.url(`/redirect?n=2&status=${status}`),
+          to: suite.server.url(`/redirect?n=1&status=${status}`),
           status,
         },
-        { from: server.url(`/redirect?n=1&status=${status}`), to: server.url("/article"), status },
+        {
+          from: suite.server.url(`/redirect?n=1&status=${status}`),
+          to: suite.server.url("/article"),
+          status,
+        },
       ]);
       expect(r.title).toBe("Fixture Article");
     },
   );
 
   it("stops after 5 hops with seed 004's message", async () => {
-    expect((await t.web.fetch(server.url("/redirect?n=5"))).finalUrl).toBe(server.url("/article"));
-    const e = await failure(t.web.fetch(server.url("/redirect?n=6")));
+    expect((await suite.t.web.fetch(suite.server.url("/redirect?n=5"))).finalUrl).toBe(
+      suite.server.url("/article"),
+    );
+    const e = await failure(suite.t.web.fetch(suite.server.url("/redirect?n=6")));
     expect(e.code).toBe("TOO_MANY_REDIRECTS");
     expect(e.message).toBe("Too many redirects (max 5)");
   });
 
   it("honours maxRedirects per call", async () => {
-    const e = await failure(t.web.fetch(server.url("/redirect?n=2"), { maxRedirects: 1 }));
+    const e = await failure(
+      suite.t.web.fetch(suite.server.url("/redirect?n=2"), { maxRedirects: 1 }),
+    );
     expect(e.message).toBe("Too many redirects (max 1)");
   });
 
   it("detects loops", async () => {
-    const e = await failure(t.web.fetch(server.url("/loop-a")));
+    const e = await failure(suite.t.web.fetch(suite.server.url("/loop-a")));
     expect(e.code).toBe("TOO_MANY_REDIRECTS");
     expect(e.message).toContain("loop");
   });
 
   it("same-host: does not follow a redirect to another host, and says where it points", async () => {
-    const to = server.url("/article", "other.test");
+    const to = suite.server.url("/article", "other.test");
     const e = await failure(
-      t.web.fetch(server.url(`/redirect-to?url=${encodeURIComponent(to)}`), {
+      suite.t.web.fetch(suite.server.url(`/redirect-to?url=${encodeURIComponent(to)}`), {
         redirects: "same-host",
       }),
     );
@@ -75,35 +60,41 @@ describe("redirects", () => {
   });
 
   it("same-site: follows www and subdomains of the same site, not other sites", async () => {
-    const www = server.url("/article", "www.site.test");
-    const ok = await t.web.fetch(
-      server.url(`/redirect-to?url=${encodeURIComponent(www)}`, "site.test"),
+    const www = suite.server.url("/article", "www.site.test");
+    const ok = await suite.t.web.fetch(
+      suite.server.url(`/redirect-to?url=${encodeURIComponent(www)}`, "site.test"),
       {
         redirects: "same-site",
       },
     );
     expect(ok.finalUrl).toBe(www);
-    const away = server.url("/article", "elsewhere.test");
+    const away = suite.server.url("/article", "elsewhere.test");
     const e = await failure(
-      t.web.fetch(server.url(`/redirect-to?url=${encodeURIComponent(away)}`, "site.test"), {
-        redirects: "same-site",
-      }),
+      suite.t.web.fetch(
+        suite.server.url(`/redirect-to?url=${encodeURIComponent(away)}`, "site.test"),
+        {
+          redirects: "same-site",
+        },
+      ),
     );
     expect(e.code).toBe("CROSS_HOST_REDIRECT");
   });
 
   it("drops credentials when a redirect changes origin, keeps them on the same origin", async () => {
     const headers = { authorization: "Bearer secret", cookie: "a=b", "x-custom": "kept" };
-    const same = await t.web.fetch(
-      server.url(`/redirect-to?url=${encodeURIComponent("/echo-headers")}`),
+    const same = await suite.t.web.fetch(
+      suite.server.url(`/redirect-to?url=${encodeURIComponent("/echo-headers")}`),
       { headers },
     );
     const sameSeen = JSON.parse(same.content) as Record<string, string>;
     expect(sameSeen.authorization).toBe("Bearer secret");
-    const other = server.url("/echo-headers", "other.test");
-    const cross = await t.web.fetch(server.url(`/redirect-to?url=${encodeURIComponent(other)}`), {
-      headers,
-    });
+    const other = suite.server.url("/echo-headers", "other.test");
+    const cross = await suite.t.web.fetch(
+      suite.server.url(`/redirect-to?url=${encodeURIComponent(other)}`),
+      {
+        headers,
+      },
+    );
     const crossSeen = JSON.parse(cross.content) as Record<string, string>;
     expect(crossSeen.authorization).toBeUndefined();
     expect(crossSeen.cookie).toBeUndefined();
@@ -113,7 +104,9 @@ describe("redirects", () => {
   it("refuses redirects to file: and data:", async () => {
     for (const to of ["file:///etc/passwd", "data:text/html,hi"]) {
       const e = await failure(
-        t.web.fetch(server.url(`/redirect-to?url=${encodeURIComponent(to)}`), { cache: false }),
+        suite.t.web.fetch(suite.server.url(`/redirect-to?url=${encodeURIComponent(to)}`), {
+          cache: false,
+        }),
       );
       expect(e.code).toBe("INVALID_URL");
     }
@@ -122,47 +115,47 @@ describe("redirects", () => {
 
 describe("cache", () => {
   it("returns cached: true on a hit, and fresh with maxAge 0 or cache: false", async () => {
-    const url = server.url("/public?cache=1");
-    const first = await t.web.fetch(url);
+    const url = suite.server.url("/public?cache=1");
+    const first = await suite.t.web.fetch(url);
     expect(first.cached).toBe(false);
-    const second = await t.web.fetch(url);
+    const second = await suite.t.web.fetch(url);
     expect(second.cached).toBe(true);
     expect(second.content).toBe(first.content);
     expect(second.fetchedAt).toBe(first.fetchedAt);
-    expect((await t.web.fetch(url, { maxAge: 0 })).cached).toBe(false);
-    expect((await t.web.fetch(url, { cache: false })).cached).toBe(false);
+    expect((await suite.t.web.fetch(url, { maxAge: 0 })).cached).toBe(false);
+    expect((await suite.t.web.fetch(url, { cache: false })).cached).toBe(false);
   });
 
   it("keys on the options that change the content", async () => {
-    const url = server.url("/public?cache=2");
-    await t.web.fetch(url);
-    expect((await t.web.fetch(url, { format: "text" })).cached).toBe(false);
-    expect((await t.web.fetch(url, { extract: "full" })).cached).toBe(false);
+    const url = suite.server.url("/public?cache=2");
+    await suite.t.web.fetch(url);
+    expect((await suite.t.web.fetch(url, { format: "text" })).cached).toBe(false);
+    expect((await suite.t.web.fetch(url, { extract: "full" })).cached).toBe(false);
     // Shaping options do not change the stored page.
-    expect((await t.web.fetch(url, { maxLength: 100 })).cached).toBe(true);
+    expect((await suite.t.web.fetch(url, { maxLength: 100 })).cached).toBe(true);
   });
 
   it("does not serve a page reached by a cross-host redirect to a same-host call", async () => {
-    const to = server.url("/article", "other.test");
-    const url = server.url(`/redirect-to?url=${encodeURIComponent(to)}&cache=5`);
-    expect((await t.web.fetch(url)).finalUrl).toBe(to);
-    expect((await t.web.fetch(url)).cached).toBe(true);
-    const e = await failure(t.web.fetch(url, { redirects: "same-host" }));
+    const to = suite.server.url("/article", "other.test");
+    const url = suite.server.url(`/redirect-to?url=${encodeURIComponent(to)}&cache=5`);
+    expect((await suite.t.web.fetch(url)).finalUrl).toBe(to);
+    expect((await suite.t.web.fetch(url)).cached).toBe(true);
+    const e = await failure(suite.t.web.fetch(url, { redirects: "same-host" }));
     expect(e.code).toBe("CROSS_HOST_REDIRECT");
   });
 
   it("shares one request between concurrent fetches of one URL", async () => {
-    const url = server.url("/public?cache=3");
-    const before = server.hits.get("/public") ?? 0;
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.web.fetch(url)));
-    expect((server.hits.get("/public") ?? 0) - before).toBe(1);
+    const url = suite.server.url("/public?cache=3");
+    const before = suite.server.hits.get("/public") ?? 0;
+    const results = await Promise.all(Array.from({ length: 10 }, () => suite.t.web.fetch(url)));
+    expect((suite.server.hits.get("/public") ?? 0) - before).toBe(1);
     expect(new Set(results.map((r) => r.content)).size).toBe(1);
   });
 
   it("expires entries after the TTL", async () => {
-    const short = testWeb(server, { cacheTtl: 1 });
+    const short = testWeb(suite.server, { cacheTtl: 1 });
     try {
-      const url = server.url("/public?cache=4");
+      const url = suite.server.url("/public?cache=4");
       await short.web.fetch(url);
       expect((await short.web.fetch(url)).cached).toBe(true);
       await new Promise((r) => setTimeout(r, 1100));
@@ -175,21 +168,26 @@ describe("cache", () => {
 
 describe("shape", () => {
   it("cuts long pages and continues from nextStartIndex", async () => {
-    const url = server.url("/long");
-    const first = await t.web.fetch(url, { maxLength: 2000 });
+    const url = suite.server.url("/long");
+    const first = await suite.t.web.fetch(url, { maxLength: 2000 });
     expect(first.truncated).toBe(true);
     expect(first.content.length).toBeLessThanOrEqual(2000);
     expect(first.nextStartIndex).toBeGreaterThan(1000);
     expect(first.content).toContain(String(first.nextStartIndex));
     expect(first.totalLength).toBeGreaterThan(20_000);
-    const second = await t.web.fetch(url, { maxLength: 2000, startIndex: first.nextStartIndex! });
+    const second = await suite.t.web.fetch(url, {
+      maxLength: 2000,
+      startIndex: first.nextStartIndex!,
+    });
     expect(second.cached).toBe(true);
     expect(second.startIndex).toBe(first.nextStartIndex);
     expect(second.content.startsWith("Paragraph") || second.content.startsWith("\n")).toBe(true);
   });
 
   it("reports a start index past the end as INVALID_INPUT", async () => {
-    const e = await failure(t.web.fetch(server.url("/article"), { startIndex: 10_000_000 }));
+    const e = await failure(
+      suite.t.web.fetch(suite.server.url("/article"), { startIndex: 10_000_000 }),
+    );
     expect(e.code).toBe("INVALID_INPUT");
   });
 });

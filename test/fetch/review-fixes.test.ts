@@ -1,23 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax under test
 /** Cases found in review: shared robots.txt deadlines, codings, policy edges. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/load.js";
 import { isWebFetchError } from "../../src/errors.js";
-import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
-import { type TestWeb, testWeb } from "../helpers/web.js";
+import { fixtureSuite, testWeb } from "../helpers/web.js";
 
-let server: FixtureServer;
-let t: TestWeb;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  t = testWeb(server);
-});
-afterAll(async () => {
-  await t.web.close();
-  await server.close();
-  expect(t.recorder.refused).toEqual([]);
-});
+const suite = fixtureSuite();
 
 async function code(promise: Promise<unknown>): Promise<string> {
   try {
@@ -31,20 +19,20 @@ async function code(promise: Promise<unknown>): Promise<string> {
 
 describe("robots.txt shared between callers", () => {
   it("one caller's short deadline does not fail another caller", async () => {
-    const url = (q: string) => server.url(`/public?${q}`, "robots-slow.test");
+    const url = (q: string) => suite.server.url(`/public?${q}`, "robots-slow.test");
     const [short, long] = await Promise.all([
-      code(t.web.fetch(url("a"), { timeout: 300 })),
-      code(t.web.fetch(url("b"), { timeout: 5000 })),
+      code(suite.t.web.fetch(url("a"), { timeout: 300 })),
+      code(suite.t.web.fetch(url("b"), { timeout: 5000 })),
     ]);
     expect(short).toBe("TIMEOUT");
     expect(long).toBe("OK");
   });
 
   it("one caller's cancel does not fail another caller", async () => {
-    const web = testWeb(server).web;
+    const web = testWeb(suite.server).web;
     try {
       const controller = new AbortController();
-      const url = (q: string) => server.url(`/public?${q}`, "robots-slow.test");
+      const url = (q: string) => suite.server.url(`/public?${q}`, "robots-slow.test");
       const a = web.fetch(url("c"), { signal: controller.signal });
       const b = web.fetch(url("d"));
       setTimeout(() => controller.abort(), 100);
@@ -56,12 +44,14 @@ describe("robots.txt shared between callers", () => {
   });
 
   it("a robots.txt redirect the policy refuses counts as unavailable (allowed)", async () => {
-    const web = testWeb(server, { blockedDomains: ["blocked.test"] }).web;
+    const web = testWeb(suite.server, { blockedDomains: ["blocked.test"] }).web;
     try {
-      const before = server.hits.get("/robots.txt") ?? 0;
-      expect(await code(web.fetch(server.url("/public", "robots-to-blocked.test")))).toBe("OK");
+      const before = suite.server.hits.get("/robots.txt") ?? 0;
+      expect(await code(web.fetch(suite.server.url("/public", "robots-to-blocked.test")))).toBe(
+        "OK",
+      );
       // Only the first robots.txt was asked; the blocked host never was.
-      expect((server.hits.get("/robots.txt") ?? 0) - before).toBe(1);
+      expect((suite.server.hits.get("/robots.txt") ?? 0) - before).toBe(1);
     } finally {
       await web.close();
     }
@@ -70,13 +60,15 @@ describe("robots.txt shared between callers", () => {
 
 describe("content codings", () => {
   it("refuses more than three stacked codings", async () => {
-    expect(await code(t.web.fetch(server.url("/many-codings")))).toBe("PARSE_ERROR");
+    expect(await code(suite.t.web.fetch(suite.server.url("/many-codings")))).toBe("PARSE_ERROR");
   });
   it("decodes a raw deflate layer inside gzip", async () => {
-    expect((await t.web.fetch(server.url("/raw-deflate-in-gzip"))).title).toBe("Two Layers");
+    expect((await suite.t.web.fetch(suite.server.url("/raw-deflate-in-gzip"))).title).toBe(
+      "Two Layers",
+    );
   });
   it("a corrupt body is PARSE_ERROR, not a connection failure", async () => {
-    const e = await t.web.fetch(server.url("/corrupt-gzip")).catch((x: unknown) => x);
+    const e = await suite.t.web.fetch(suite.server.url("/corrupt-gzip")).catch((x: unknown) => x);
     expect(isWebFetchError(e) && e.code).toBe("PARSE_ERROR");
     expect(isWebFetchError(e) && e.retryable).toBe(false);
   });
@@ -102,10 +94,12 @@ describe("policy edges", () => {
   });
 
   it("domain lists compare IDN names in their ASCII form", async () => {
-    const web = testWeb(server, { blockedDomains: ["bücher.test"] }).web;
+    const web = testWeb(suite.server, { blockedDomains: ["bücher.test"] }).web;
     try {
-      expect(await code(web.fetch(server.url("/article", "bücher.test")))).toBe("BLOCKED_DOMAIN");
-      expect(await code(web.fetch(server.url("/article", "www.bücher.test")))).toBe(
+      expect(await code(web.fetch(suite.server.url("/article", "bücher.test")))).toBe(
+        "BLOCKED_DOMAIN",
+      );
+      expect(await code(web.fetch(suite.server.url("/article", "www.bücher.test")))).toBe(
         "BLOCKED_DOMAIN",
       );
     } finally {
@@ -114,23 +108,27 @@ describe("policy edges", () => {
   });
 
   it("a trailing dot does not make every host of a TLD the same site", async () => {
-    const to = server.url("/article", "evil.test.");
-    const from = server.url(`/redirect-to?url=${encodeURIComponent(to)}`, "victim.test.");
-    expect(await code(t.web.fetch(from, { redirects: "same-site" }))).toBe("CROSS_HOST_REDIRECT");
+    const to = suite.server.url("/article", "evil.test.");
+    const from = suite.server.url(`/redirect-to?url=${encodeURIComponent(to)}`, "victim.test.");
+    expect(await code(suite.t.web.fetch(from, { redirects: "same-site" }))).toBe(
+      "CROSS_HOST_REDIRECT",
+    );
   });
 
   it("per-call options are checked before any network work", async () => {
-    await expect(t.web.fetch("http://never.test/", { maxLength: 0 })).rejects.toThrow(RangeError);
-    await expect(t.web.fetch("http://never.test/", { maxRedirects: 99 })).rejects.toThrow(
+    await expect(suite.t.web.fetch("http://never.test/", { maxLength: 0 })).rejects.toThrow(
       RangeError,
     );
-    expect(t.lookup.calls).not.toContain("never.test");
+    await expect(suite.t.web.fetch("http://never.test/", { maxRedirects: 99 })).rejects.toThrow(
+      RangeError,
+    );
+    expect(suite.t.lookup.calls).not.toContain("never.test");
   });
 
   it("a cached page fetched while ignoring robots.txt is not served to a caller who respects it", async () => {
-    const url = server.url("/private?robots-cache", "robots-disallow.test");
-    expect(await code(t.web.fetch(url, { robots: "ignore" }))).toBe("OK");
-    expect(await code(t.web.fetch(url))).toBe("ROBOTS_DISALLOWED");
+    const url = suite.server.url("/private?robots-cache", "robots-disallow.test");
+    expect(await code(suite.t.web.fetch(url, { robots: "ignore" }))).toBe("OK");
+    expect(await code(suite.t.web.fetch(url))).toBe("ROBOTS_DISALLOWED");
   });
 });
 

@@ -6,10 +6,12 @@
  */
 import { isIP } from "node:net";
 import { buildConnector } from "undici";
+import { afterAll, beforeAll, expect } from "vitest";
+import { isWebFetchError, type WebFetchError } from "../../src/errors.js";
 import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
 import { createWebFetch, type WebFetch } from "../../src/webfetch.js";
-import { type FixtureServer, testLookup } from "./fixture-server.js";
+import { type FixtureServer, startFixtureServer, testLookup } from "./fixture-server.js";
 
 /** Loopback only: 127.0.0.0/8 and ::1. */
 export function isLoopback(ip: string): boolean {
@@ -77,4 +79,43 @@ export function testWeb(
     ...rest,
   });
   return { web, recorder, lookup };
+}
+
+/** The fixture server and a webfetch instance wired to it, filled in before the suite runs. */
+export interface FixtureSuite {
+  server: FixtureServer;
+  t: TestWeb;
+}
+
+/**
+ * Starts a fixture server and an instance for the enclosing test file, closes both after it,
+ * and checks that no socket was ever aimed outside loopback.
+ */
+export function fixtureSuite(
+  options: Parameters<typeof testWeb>[1] = {},
+  before?: () => void,
+): FixtureSuite {
+  const suite = {} as FixtureSuite;
+  beforeAll(async () => {
+    suite.server = await startFixtureServer();
+    before?.();
+    suite.t = testWeb(suite.server, options);
+  });
+  afterAll(async () => {
+    await suite.t.web.close();
+    await suite.server.close();
+    expect(suite.t.recorder.refused).toEqual([]);
+  });
+  return suite;
+}
+
+/** Awaits a promise that must fail with a WebFetchError, and returns that error. */
+export async function failure(promise: Promise<unknown>): Promise<WebFetchError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isWebFetchError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a WebFetchError");
 }
