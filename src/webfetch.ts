@@ -12,7 +12,7 @@ import { Fetcher } from "./fetch/fetcher.js";
 import { Semaphore } from "./fetch/semaphore.js";
 import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
-import { normalizeUrl, parseTargetUrl } from "./net/url.js";
+import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
   type FetchOptions,
   LIMITS,
@@ -53,8 +53,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   /** Fetches in flight by cache key: concurrent callers of one URL share one request. */
   const inflight = new Map<string, Promise<CachedPage>>();
 
-  async function load(url: string, call: FetchOptions, key: string): Promise<CachedPage> {
-    const target = parseTargetUrl(url);
+  async function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
     const acquiring = limit.acquire();
     const release = await deadline.race(acquiring).catch((error: unknown) => {
@@ -140,7 +139,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         const flight = `${key}|${policyKey(call, resolved)}`;
         let pending = call.signal ? undefined : inflight.get(flight);
         if (!pending) {
-          pending = load(url, call, key);
+          pending = load(target, call, key);
           if (!call.signal) {
             inflight.set(flight, pending);
             void pending.then(
