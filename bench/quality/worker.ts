@@ -1,0 +1,171 @@
+/**
+ * Runs one extractor over a list of WCXB pages in its own process, so its speed and peak RSS
+ * are its own. Only the extraction is timed: reading and gunzipping the page is not, and the
+ * peers' HTML output is turned into block-aware text after the clock stops.
+ *
+ * Usage: node --import tsx bench/quality/worker.ts <system> <data dir> <ids file> <out file>
+ * Writes one JSON line per page to <out file>, and a summary line on stdout.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { Readability } from "@mozilla/readability";
+import { DefuddleClass } from "defuddle/node";
+import { parseHTML } from "linkedom";
+import { convertHtml } from "../../src/convert/html.js";
+
+export type SystemName = "webfetch" | "readability" | "defuddle";
+
+/** What a system produced for one page. */
+export interface Prediction {
+  id: string;
+  text: string;
+  markdown?: string;
+  title?: string;
+  author?: string;
+  date?: string;
+  /** Milliseconds of extraction (Markdown mode for webfetch). */
+  ms: number;
+  /** webfetch only: milliseconds of the text-mode conversion. */
+  msText?: number;
+  error?: string;
+}
+
+export interface WorkerSummary {
+  system: SystemName;
+  pages: number;
+  seconds: number;
+  maxRssMiB: number;
+}
+
+// Block elements start a new line in the text of the peers' HTML output.
+const BLOCK = new Set(
+  "address article aside blockquote dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot tr ul".split(
+    " ",
+  ),
+);
+
+interface Node {
+  nodeType: number;
+  localName?: string;
+  data?: string;
+  firstChild: Node | null;
+  nextSibling: Node | null;
+}
+
+/** Block-aware text of an HTML fragment (the peers return HTML). */
+function htmlToText(html: string): string {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const parts: string[] = [];
+  // Iterative walk: each element is pushed twice, to open and to close it.
+  const work: { node: Node; close: boolean }[] = [
+    { node: document.body as unknown as Node, close: false },
+  ];
+  while (work.length > 0) {
+    const { node, close } = work.pop()!;
+    if (node.nodeType === 3) {
+      parts.push(node.data!.replace(/\s+/g, " "));
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const name = node.localName!;
+    if (name === "script" || name === "style") continue;
+    if (name === "br") {
+      parts.push("\n");
+      continue;
+    }
+    const block = BLOCK.has(name) || name === "td" || name === "th";
+    if (close) {
+      if (block) parts.push(name === "td" || name === "th" ? " " : "\n\n");
+      continue;
+    }
+    if (block) parts.push(name === "td" || name === "th" ? " " : "\n\n");
+    work.push({ node, close: true });
+    const children: Node[] = [];
+    for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+    for (let i = children.length - 1; i >= 0; i--) work.push({ node: children[i]!, close: false });
+  }
+  return parts
+    .join("")
+    .split("\n")
+    .map((l) => l.trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function run(system: SystemName, html: string, url: string): Omit<Prediction, "id"> {
+  if (system === "webfetch") {
+    let t = performance.now();
+    const md = convertHtml(html, { url, format: "markdown" });
+    const ms = performance.now() - t;
+    t = performance.now();
+    const text = convertHtml(html, { url, format: "text" });
+    const msText = performance.now() - t;
+    return {
+      text: text.content,
+      markdown: md.content,
+      ms,
+      msText,
+      ...(md.title === undefined ? {} : { title: md.title }),
+      ...(md.author === undefined ? {} : { author: md.author }),
+      ...(md.publishedAt === undefined ? {} : { date: md.publishedAt }),
+    };
+  }
+  const t = performance.now();
+  const { document } = parseHTML(html);
+  // The peers take linkedom's document in place of a browser DOM Document.
+  const doc = document as unknown as ConstructorParameters<typeof Readability>[0];
+  let content = "";
+  let meta: {
+    title?: string | null | undefined;
+    author?: string | null | undefined;
+    date?: string | null | undefined;
+  } = {};
+  if (system === "readability") {
+    const article = new Readability(doc).parse();
+    content = article?.content ?? "";
+    meta = { title: article?.title, author: article?.byline, date: article?.publishedTime };
+  } else {
+    const result = new DefuddleClass(doc as never, { url }).parse();
+    content = result.content ?? "";
+    meta = { title: result.title, author: result.author, date: result.published };
+  }
+  const ms = performance.now() - t;
+  return {
+    text: htmlToText(content),
+    ms,
+    ...(meta.title ? { title: meta.title } : {}),
+    ...(meta.author ? { author: meta.author } : {}),
+    ...(meta.date ? { date: meta.date } : {}),
+  };
+}
+
+const [system, dataDir, idsFile, outFile] = process.argv.slice(2) as [
+  SystemName,
+  string,
+  string,
+  string,
+];
+const ids = readFileSync(idsFile, "utf8").split("\n").filter(Boolean);
+const lines: string[] = [];
+const started = performance.now();
+for (const id of ids) {
+  const html = gunzipSync(readFileSync(join(dataDir, "html", `${id}.html.gz`))).toString("utf8");
+  const { url } = JSON.parse(readFileSync(join(dataDir, "ground-truth", `${id}.json`), "utf8"));
+  let prediction: Prediction;
+  try {
+    prediction = { id, ...run(system, html, url) };
+  } catch (error) {
+    prediction = { id, text: "", ms: 0, error: String((error as Error)?.message ?? error) };
+  }
+  lines.push(JSON.stringify(prediction));
+}
+writeFileSync(outFile, `${lines.join("\n")}\n`);
+const summary: WorkerSummary = {
+  system,
+  pages: ids.length,
+  seconds: (performance.now() - started) / 1000,
+  maxRssMiB: process.resourceUsage().maxRSS / 1024,
+};
+console.log(JSON.stringify(summary));
