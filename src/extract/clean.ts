@@ -11,7 +11,7 @@
  * kind.
  */
 
-import { attr, type DomElement, type DomNode, isElement, tagOf, walk } from "./dom.js";
+import { attr, type DomElement, type DomNode, isElement, tagOf, textOf, walk } from "./dom.js";
 import { measureText } from "./stats.js";
 
 /** Which part of the page is wanted: the main content, or everything visible. */
@@ -21,7 +21,6 @@ export type CleanMode = "main" | "full";
 const ALWAYS_REMOVED_TAGS = new Set([
   "script",
   "style",
-  "noscript",
   "template",
   "iframe",
   "frame",
@@ -48,6 +47,12 @@ const ALWAYS_REMOVED_TAGS = new Set([
   "progress",
   "meter",
 ]);
+
+/**
+ * A `<noscript>` with at least this much text is the page itself for clients without
+ * JavaScript (Discourse serves its whole thread that way): it is unwrapped, not removed.
+ */
+const NOSCRIPT_CONTENT_CHARS = 200;
 
 /** Line-number gutters of code listings, removed in every mode (numbers are not content). */
 const LINE_NUMBERS = /(?:^|\s)(?:linenos|lineno|line-numbers-rows|hljs-ln-numbers)(?:\s|$)/i;
@@ -133,6 +138,7 @@ export function cleanDocument(body: DomElement, mode: CleanMode): void {
 /** Removes non-text elements, form controls and hidden elements. */
 function removeInvisible(body: DomElement): void {
   const doomed: DomNode[] = [];
+  const unwrapped: DomElement[] = [];
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
   walk(
     body,
@@ -142,6 +148,14 @@ function removeInvisible(body: DomElement): void {
         return false;
       }
       const tag = tagOf(node);
+      if (tag === "noscript") {
+        if (textOf(node).trim().length < NOSCRIPT_CONTENT_CHARS) {
+          doomed.push(node);
+          return false;
+        }
+        unwrapped.push(node);
+        return true;
+      }
       if (ALWAYS_REMOVED_TAGS.has(tag) || isHidden(node, tag) || isLineNumbers(node, tag)) {
         doomed.push(node);
         return false;
@@ -158,6 +172,15 @@ function removeInvisible(body: DomElement): void {
     },
   );
   for (const node of doomed) node.remove();
+  for (const el of unwrapped) unwrap(el);
+}
+
+/** Replaces `el` by its children. */
+function unwrap(el: DomElement): void {
+  const parent = el.parentNode as DomElement | null;
+  if (parent === null) return;
+  while (el.firstChild !== null) parent.insertBefore(el.firstChild, el);
+  el.remove();
 }
 
 /** Line-number gutters beside code. */
