@@ -53,6 +53,8 @@ const ALWAYS_REMOVED_TAGS = new Set([
  * JavaScript (Discourse serves its whole thread that way): it is unwrapped, not removed.
  */
 const NOSCRIPT_CONTENT_CHARS = 200;
+/** Leading text of such a `<noscript>` looked for elsewhere on the page, to spot a duplicate. */
+const NOSCRIPT_SAMPLE_CHARS = 120;
 
 /** Line-number gutters of code listings, removed in every mode (numbers are not content). */
 const LINE_NUMBERS = /(?:^|\s)(?:linenos|lineno|line-numbers-rows|hljs-ln-numbers)(?:\s|$)/i;
@@ -172,7 +174,14 @@ function removeInvisible(body: DomElement): void {
     },
   );
   for (const node of doomed) node.remove();
-  for (const el of unwrapped) unwrap(el);
+  if (unwrapped.length === 0) return;
+  // Pages that render the same content for scripts and in a <noscript> keep one copy.
+  const pageText = textOf(body);
+  for (const el of unwrapped) {
+    const sample = textOf(el).slice(0, NOSCRIPT_SAMPLE_CHARS);
+    if (pageText.indexOf(sample) !== pageText.lastIndexOf(sample)) el.remove();
+    else unwrap(el);
+  }
 }
 
 /** Replaces `el` by its children. */
