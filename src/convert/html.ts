@@ -10,6 +10,7 @@ import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata } from "../extract/metadata.js";
 import { parseDocument } from "../extract/parse.js";
+import { pruneContent } from "../extract/prune.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toMarkdown } from "../markdown/serialize.js";
 import { toText } from "../markdown/text.js";
@@ -64,6 +65,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
   if (body) {
     cleanDocument(body, extract);
     const root = extract === "main" ? selectMainContent(body, document) : body;
+    if (extract === "main") pruneContent(root);
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };
     content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
   }

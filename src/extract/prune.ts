@@ -1,0 +1,219 @@
+/**
+ * Trims the chosen main-content root of what sits inside it but is not content: sections that
+ * announce themselves as boilerplate by their heading ("Related articles", "About the author",
+ * "Subscribe to our newsletter"), call-to-action buttons made of links, and blocks that repeat
+ * text already shown (responsive duplicates, carousels, quoted posts).
+ *
+ * Like Trafilatura's and Readability's post-selection passes, this runs on the root only, so a
+ * guess here can cost a section but never changes which part of the page was chosen.
+ */
+
+import {
+  attr,
+  childElements,
+  type DomElement,
+  type DomNode,
+  isElement,
+  tagOf,
+  textOf,
+  walk,
+} from "./dom.js";
+
+/** Headings that open a section of page furniture, which ends at the next heading as high. */
+const BOILERPLATE_HEADING =
+  /^(?:related(?: \w+)?|(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested in)\b.*|more (?:articles|stories|posts|news|reading|to read|from (?:the |our )?\w+(?: \w+)?)|(?:recent|latest|popular|top|other|similar|trending|featured|recommended) (?:posts|articles|stories|news|reads|guides|topics|content|blog posts)|read (?:more|next|this next)|further reading|keep reading|trending(?: now| topics)?|recommended(?: for you)?|editor'?s? picks|don'?t miss|share(?: this)?(?: article| post| story| page)?(?: with (?:your )?friends)?|about the author|about the writer|(?:leave|post|add|write) a (?:comment|reply)|(?:subscribe|sign up|join)\b.*|(?:get|join) our newsletter|newsletter|follow us(?: on \w+)?|tags|categories|you may also want to read)$/i;
+
+/** Headings of an in-page table of contents: only the link list after them goes. */
+const TOC_HEADING =
+  /^(?:table of contents|contents|in this (?:article|post|guide)|on this page|jump to|quick links|skip to)$/i;
+
+/** Classes of links styled as buttons (call to action). */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
+/** A button-like link with more text than this is read as content. */
+const MAX_BUTTON_CHARS = 40;
+
+/** Blocks whose text is compared for repeats. */
+const DEDUPE_TAGS = new Set([
+  "p",
+  "li",
+  "blockquote",
+  "dd",
+  "figcaption",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+]);
+/** Repeats shorter than this are kept ("Read more", prices, dates repeat legitimately). */
+const MIN_DUPLICATE_CHARS = 40;
+
+/** A boilerplate-headed section holding more than this share of the root's prose is kept. */
+const MAX_SECTION_SHARE = 0.5;
+
+/** Link share above which the blocks after a contents heading are its list. */
+const TOC_LINK_SHARE = 0.5;
+
+/**
+ * Removes boilerplate sections, button links and repeated blocks from `root`, in place.
+ *
+ * @example
+ * const root = selectMainContent(body, document);
+ * pruneContent(root);
+ */
+export function pruneContent(root: DomElement): void {
+  removeButtonLinks(root);
+  removeBoilerplateSections(root);
+  removeDuplicateBlocks(root);
+}
+
+/** Heading level 1–6 of `el`, or 0. */
+function headingLevel(el: DomElement): number {
+  const tag = tagOf(el);
+  return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6"
+    ? Number(tag[1])
+    : 0;
+}
+
+/** Heading text normalized for matching: trailing colons, arrows and counts dropped. */
+function headingText(el: DomElement): string {
+  return textOf(el)
+    .toLowerCase()
+    .replace(/[\s:.…»›→>|–—-]+$/u, "")
+    .replace(/\s*\(\d+\)$/, "")
+    .trim();
+}
+
+function removeButtonLinks(root: DomElement): void {
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (tagOf(node) !== "a") return true;
+    const looksLikeButton =
+      BUTTON_CLASS.test(attr(node, "class")) || attr(node, "role").toLowerCase() === "button";
+    if (looksLikeButton && textOf(node).length <= MAX_BUTTON_CHARS) doomed.push(node);
+    return false;
+  });
+  for (const el of doomed) el.remove();
+}
+
+function removeBoilerplateSections(root: DomElement): void {
+  const headings: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (headingLevel(node) > 0) {
+      headings.push(node);
+      return false;
+    }
+    return true;
+  });
+  const rootChars = textOf(root).length;
+  for (const heading of headings) {
+    if (!heading.parentNode) continue; // removed with an earlier section
+    const text = headingText(heading);
+    if (text.length === 0 || text.length > 80) continue;
+    if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, rootChars, false);
+    else if (TOC_HEADING.test(text)) removeSection(heading, root, rootChars, true);
+  }
+}
+
+/**
+ * Removes a heading and the section it opens: from the heading (or the wrapper it alone fills)
+ * through the following siblings, up to one that holds a heading as high. With `linksOnly`, the
+ * section ends at the first sibling that is not mostly links.
+ */
+function removeSection(
+  heading: DomElement,
+  root: DomElement,
+  rootChars: number,
+  linksOnly: boolean,
+): void {
+  const level = headingLevel(heading);
+  let start: DomElement = heading;
+  // A heading alone in its wrapper: the section is the wrapper's siblings.
+  for (
+    let parent = start.parentNode;
+    isElement(parent) && parent !== root && onlyTextChild(parent) === start;
+    parent = parent.parentNode
+  ) {
+    start = parent;
+  }
+  const doomed: DomNode[] = [start];
+  for (let next = start.nextSibling; next !== null; next = next.nextSibling) {
+    if (isElement(next)) {
+      if (holdsHeadingAsHigh(next, level)) break;
+      if (linksOnly && !mostlyLinks(next)) break;
+    }
+    doomed.push(next);
+  }
+  // A "section" holding most of the content, and not as links, is the content under an odd
+  // title (Invision forums head their thread "Recommended Posts").
+  let chars = 0;
+  let links = 0;
+  for (const node of doomed) {
+    if (!isElement(node)) continue;
+    const [all, linked] = linkText(node);
+    chars += all;
+    links += linked;
+  }
+  if (chars > rootChars * MAX_SECTION_SHARE && links < chars * TOC_LINK_SHARE) return;
+  for (const node of doomed) node.remove();
+}
+
+/** The one child element of `el` that holds text, when the others hold none. */
+function onlyTextChild(el: DomElement): DomElement | undefined {
+  let found: DomElement | undefined;
+  for (const child of childElements(el)) {
+    if (textOf(child) === "") continue;
+    if (found) return undefined;
+    found = child;
+  }
+  return found;
+}
+
+function holdsHeadingAsHigh(el: DomElement, level: number): boolean {
+  const own = headingLevel(el);
+  if (own > 0) return own <= level;
+  let found = false;
+  walk(el, (node) => {
+    if (found || !isElement(node)) return false;
+    const l = headingLevel(node);
+    if (l > 0 && l <= level) found = true;
+    return !found;
+  });
+  return found;
+}
+
+function mostlyLinks(el: DomElement): boolean {
+  const [all, links] = linkText(el);
+  return all === 0 || links >= all * TOC_LINK_SHARE;
+}
+
+/** Characters of text in `el`, and of those inside links. */
+function linkText(el: DomElement): [number, number] {
+  let links = 0;
+  walk(el, (node) => {
+    if (!isElement(node)) return false;
+    if (tagOf(node) === "a") {
+      links += textOf(node).length;
+      return false;
+    }
+    return true;
+  });
+  return [textOf(el).length, links];
+}
+
+function removeDuplicateBlocks(root: DomElement): void {
+  const seen = new Set<string>();
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (!DEDUPE_TAGS.has(tagOf(node))) return true;
+    const text = textOf(node);
+    if (text.length < MIN_DUPLICATE_CHARS) return false;
+    if (seen.has(text)) doomed.push(node);
+    else seen.add(text);
+    return false;
+  });
+  for (const el of doomed) el.remove();
+}
