@@ -8,7 +8,8 @@ import { cleanDocument } from "../extract/clean.js";
 import type { DomElement } from "../extract/dom.js";
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
-import { extractMetadata } from "../extract/metadata.js";
+import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
+import { classifyPage } from "../extract/page-type.js";
 import { parseDocument } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { documentBaseUrl } from "../extract/url.js";
@@ -58,12 +59,14 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
 
   const document = parseDocument(html);
   const baseUrl = documentBaseUrl(document, url);
-  const metadata = extractMetadata(document, baseUrl);
+  const raw = gatherMetadata(document);
+  const metadata = extractMetadata(document, baseUrl, raw);
+  const pageType = classifyPage(raw, url);
 
   const body = bodyOf(document.documentElement);
   let content = "";
   if (body) {
-    cleanDocument(body, extract);
+    cleanDocument(body, extract, pageType);
     const root = extract === "main" ? selectMainContent(body, document) : body;
     if (extract === "main") pruneContent(root);
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };

@@ -12,7 +12,8 @@
  */
 
 import { attr, type DomElement, type DomNode, isElement, tagOf, textOf, walk } from "./dom.js";
-import { measureText } from "./stats.js";
+import type { PageType } from "./page-type.js";
+import { linkDensity, measureText } from "./stats.js";
 
 /** Which part of the page is wanted: the main content, or everything visible. */
 export type CleanMode = "main" | "full";
@@ -122,6 +123,14 @@ const PATTERN_EXEMPT_TAGS = new Set(["html", "body", "main", "article"]);
  */
 const MAX_REMOVED_SHARE = 0.5;
 
+/** Text length from which a block matched only by class/id is prose, kept if not link-heavy. */
+const PROSE_CHARS = 500;
+/** Link share below which such a block reads as prose. */
+const PROSE_LINK_DENSITY = 0.3;
+
+/** Share of the page's text from which a forum's "comments" block is the thread itself. */
+const FORUM_THREAD_SHARE = 0.08;
+
 /** Kinds of removable element; a kept (large) element protects descendants of its kind. */
 type Kind = "chrome" | "noise" | "comments";
 
@@ -132,9 +141,13 @@ type Kind = "chrome" | "noise" | "comments";
  * @example
  * cleanDocument(document.body, "main");
  */
-export function cleanDocument(body: DomElement, mode: CleanMode): void {
+export function cleanDocument(
+  body: DomElement,
+  mode: CleanMode,
+  pageType: PageType = "page",
+): void {
   removeInvisible(body);
-  if (mode === "main") removeBoilerplate(body);
+  if (mode === "main") removeBoilerplate(body, pageType);
 }
 
 /** Removes non-text elements, form controls and hidden elements. */
@@ -216,7 +229,7 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
 }
 
 /** Removes page chrome and boilerplate, guarded by the share of text each element holds. */
-function removeBoilerplate(body: DomElement): void {
+function removeBoilerplate(body: DomElement, pageType: PageType): void {
   const stats = measureText(body);
   const total = stats.get(body)?.chars ?? 0;
   const doomed: DomElement[] = [];
@@ -230,7 +243,18 @@ function removeBoilerplate(body: DomElement): void {
       const tag = tagOf(node);
       const kind = boilerplateKind(node, tag, contentRoots > 0);
       if (kind !== undefined && protecting[kind] === 0) {
-        const chars = stats.get(node)?.chars ?? 0;
+        const s = stats.get(node);
+        const chars = s?.chars ?? 0;
+        // On a forum a "comments" block this big is the thread (smaller ones are the comments
+        // under each answer, as on Stack Exchange).
+        if (kind === "comments" && pageType === "forum" && chars >= total * FORUM_THREAD_SHARE) {
+          return true;
+        }
+        // A class name is a weak sign: a block of prose is read as content whatever it is
+        // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
+        const byName = !CHROME_TAGS.has(tag) && !CHROME_ROLES.has(attr(node, "role").toLowerCase());
+        const prose = chars >= PROSE_CHARS && linkDensity(s) < PROSE_LINK_DENSITY;
+        if (byName && prose && kind !== "comments") return true;
         if (total === 0 || chars <= total * MAX_REMOVED_SHARE) {
           doomed.push(node);
           return false;

@@ -65,7 +65,8 @@ const META_KEYS = {
 } as const;
 
 /** Everything metadata reads from the DOM, gathered in one walk. */
-interface RawMetadata {
+/** What the page's head and structured data say, as written, before any choice is made. */
+export interface RawMetadata {
   meta: Map<string, string[]>;
   title?: string | undefined;
   canonical?: string | undefined;
@@ -81,8 +82,11 @@ interface RawMetadata {
  * extractMetadata(parseDocument('<html lang="en"><title>Hi</title>'), "https://e.com/");
  * // { title: "Hi", lang: "en" }
  */
-export function extractMetadata(document: DomDocument, baseUrl?: string): PageMetadata {
-  const raw = gather(document);
+export function extractMetadata(
+  document: DomDocument,
+  baseUrl?: string,
+  raw: RawMetadata = gatherMetadata(document),
+): PageMetadata {
   const ld = readJsonLd(raw.jsonLd);
   const first = (keys: readonly string[]): string | undefined => {
     for (const key of keys) {
@@ -128,7 +132,7 @@ function metaAuthor(meta: Map<string, string[]>): string | undefined {
 }
 
 /** Collects meta tags, title, canonical link, `<html lang>` and JSON-LD text in one pass. */
-function gather(document: DomDocument): RawMetadata {
+export function gatherMetadata(document: DomDocument): RawMetadata {
   const raw: RawMetadata = { meta: new Map(), jsonLd: [] };
   const root = document.documentElement;
   if (!root) return raw;

@@ -146,8 +146,8 @@ function removeSection(
     }
     doomed.push(next);
   }
-  // A "section" holding most of the content, and not as links, is the content under an odd
-  // title (Invision forums head their thread "Recommended Posts").
+  // A "section" holding most of the content is the content under an odd title: Invision forums
+  // head their thread "Recommended Posts", a manual's chapter page is its table of contents.
   let chars = 0;
   let links = 0;
   for (const node of doomed) {
@@ -156,7 +156,9 @@ function removeSection(
     chars += all;
     links += linked;
   }
-  if (chars > rootChars * MAX_SECTION_SHARE && links < chars * TOC_LINK_SHARE) return;
+  if (chars > rootChars * MAX_SECTION_SHARE && (linksOnly || links < chars * TOC_LINK_SHARE)) {
+    return;
+  }
   for (const node of doomed) node.remove();
 }
 

@@ -1,0 +1,75 @@
+/**
+ * Guesses what kind of page this is, from what the page says about itself (JSON-LD types,
+ * `og:type`, the generator) and the shape of its URL. Extraction differs by type, as in
+ * rs-trafilatura's page-type profiles: on a forum the replies are the content, on a blog they
+ * are not.
+ *
+ * Only signals that cost nothing to read are used: the DOM has not been scored yet.
+ */
+
+import type { RawMetadata } from "./metadata.js";
+
+/** The page types extraction tells apart; `"page"` is anything else (articles included). */
+export type PageType = "forum" | "product" | "listing" | "documentation" | "page";
+
+/** Forum and Q&A software, by its `<meta name="generator">`. */
+const FORUM_GENERATOR =
+  /discourse|phpbb|vbulletin|xenforo|invision|flarum|nodebb|mybb|smf|vanilla|khoros|lithium/i;
+/** JSON-LD types of a discussion. */
+const FORUM_TYPES = new Set(["discussionforumposting", "qapage"]);
+/**
+ * URL paths of threads: Discourse `/t/slug/123`, Flarum `/d/123-slug`, XenForo `/threads/`,
+ * Stack Exchange `/questions/123`, Reddit comments, SMF `?topic=`, phpBB and vBulletin scripts.
+ */
+const FORUM_PATH =
+  /\/t\/[^/]+\/\d+|\/t\/\d+\/|\/d\/\d+-|\/(?:threads?|forums?|discussions?)\/[^/]|\/questions\/\d+|\/r\/[^/]+\/comments\/|[?&]topic=\d|showtopic|viewtopic\.php|showthread\.php/i;
+/** Hosts of forums (`forum.`, `forums.`, `community.`, `discuss.`). */
+const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\./i;
+
+/** JSON-LD types of a product page. */
+const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);
+/** JSON-LD types of a listing. */
+const LISTING_TYPES = new Set(["itemlist", "collectionpage", "searchresultspage", "offercatalog"]);
+/** JSON-LD types of documentation. */
+const DOCUMENTATION_TYPES = new Set(["techarticle", "apireference"]);
+/** Hosts and paths of documentation. */
+const DOCUMENTATION_HOST = /^(?:docs?|developers?|devdocs|learn|wiki|api)\./i;
+const DOCUMENTATION_PATH =
+  /\/(?:docs?|documentation|manual|reference|api|guides?|wiki|tutorial)\//i;
+
+/** `"@type": "X"` and `"@type": ["X", …]` in JSON-LD text, read without parsing it. */
+const LD_TYPE = /"@type"\s*:\s*(?:\[\s*)?"([^"]{1,64})"/g;
+
+/**
+ * The page's type.
+ *
+ * @example
+ * classifyPage(gatherMetadata(document), "https://forum.example.com/t/slug/42"); // "forum"
+ */
+export function classifyPage(raw: RawMetadata, url?: string): PageType {
+  const types = new Set<string>();
+  for (const text of raw.jsonLd) {
+    for (const match of text.matchAll(LD_TYPE)) {
+      types.add(match[1]!.replace(/^https?:\/\/schema\.org\//i, "").toLowerCase());
+    }
+  }
+  const has = (set: ReadonlySet<string>) => [...types].some((t) => set.has(t));
+  const generator = raw.meta.get("generator")?.[0] ?? "";
+  const ogType = (raw.meta.get("og:type")?.[0] ?? "").toLowerCase();
+  let host = "";
+  let path = "";
+  try {
+    if (url) ({ hostname: host, pathname: path } = new URL(url));
+  } catch {
+    // A relative or broken URL says nothing.
+  }
+
+  if (has(FORUM_TYPES) || FORUM_GENERATOR.test(generator)) return "forum";
+  if (FORUM_HOST.test(host) || FORUM_PATH.test(path)) return "forum";
+  if (has(PRODUCT_TYPES) || ogType === "product" || ogType === "og:product") return "product";
+  if (has(LISTING_TYPES)) return "listing";
+  if (has(DOCUMENTATION_TYPES) || DOCUMENTATION_HOST.test(host) || DOCUMENTATION_PATH.test(path)) {
+    return "documentation";
+  }
+  return "page";
+}
