@@ -160,6 +160,10 @@ export const LIMITS = {
   maxRedirectsCeiling: 20,
   /** Longest Retry-After worth waiting for, milliseconds. */
   maxRetryAfter: 5_000,
+  /** Conversion threads: pages convert in parallel up to this, and never on the event loop. */
+  convertThreads: 2,
+  /** Heap of one conversion thread, MiB: a page that needs more fails with TOO_LARGE. */
+  convertHeapMb: 256,
 } as const;
 
 function positiveInt(name: string, value: number, min = 1): number {

@@ -5,7 +5,7 @@
  */
 import { MemoryStore } from "./cache/memory.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
-import { convertBody } from "./convert/index.js";
+import { ConvertPool } from "./convert/pool.js";
 import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
 import { Fetcher } from "./fetch/fetcher.js";
@@ -50,6 +50,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       : (options.cache ?? new MemoryStore({ maxBytes: resolved.cacheMaxBytes }));
   const fetcher = new Fetcher(resolved, { lookup: options.lookup, connect: options.connect });
   const limit = new Semaphore(resolved.maxConcurrency);
+  const converter = new ConvertPool();
   /** Fetches in flight by cache key: concurrent callers of one URL share one request. */
   const inflight = new Map<string, Promise<CachedPage>>();
 
@@ -73,14 +74,18 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         deadline,
       );
       const headerType = raw.headers["content-type"];
-      const converted = convertBody(
-        raw.body,
-        Array.isArray(headerType) ? headerType[0] : headerType,
-        {
-          url: raw.finalUrl,
-          format: call.format ?? resolved.format,
-          extract: call.extract ?? resolved.extract,
-        },
+      // Conversion runs on a thread, inside the same deadline as the fetch.
+      const converted = await deadline.race(
+        converter.convert(
+          raw.body,
+          Array.isArray(headerType) ? headerType[0] : headerType,
+          {
+            url: raw.finalUrl,
+            format: call.format ?? resolved.format,
+            extract: call.extract ?? resolved.extract,
+          },
+          deadline.signal,
+        ),
       );
       const page: CachedPage = {
         url: normalizeUrl(target.url),
@@ -175,6 +180,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     options: resolved,
     async close() {
       await fetcher.close();
+      await converter.close();
       await cache?.close?.();
     },
   };

@@ -9,8 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { Readability } from "@mozilla/readability";
-import { DefuddleClass } from "defuddle/node";
+import type { Readability as ReadabilityClass } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { convertHtml } from "../../src/convert/html.js";
 
@@ -115,7 +114,7 @@ function run(system: SystemName, html: string, url: string): Omit<Prediction, "i
   const t = performance.now();
   const { document } = parseHTML(html);
   // The peers take linkedom's document in place of a browser DOM Document.
-  const doc = document as unknown as ConstructorParameters<typeof Readability>[0];
+  const doc = document as unknown as ConstructorParameters<typeof ReadabilityClass>[0];
   let content = "";
   let meta: {
     title?: string | null | undefined;
@@ -147,6 +146,10 @@ const [system, dataDir, idsFile, outFile] = process.argv.slice(2) as [
   string,
   string,
 ];
+// The peers load only when they run: nothing of theirs shares the process with webfetch.
+const { Readability } =
+  system === "readability" ? await import("@mozilla/readability") : ({} as never);
+const { DefuddleClass } = system === "defuddle" ? await import("defuddle/node") : ({} as never);
 const ids = readFileSync(idsFile, "utf8").split("\n").filter(Boolean);
 const lines: string[] = [];
 const started = performance.now();
@@ -159,7 +162,14 @@ for (const id of ids) {
   } catch (error) {
     prediction = { id, text: "", ms: 0, error: String((error as Error)?.message ?? error) };
   }
-  lines.push(JSON.stringify(prediction));
+  if (!process.env.NOPUSH) lines.push(JSON.stringify(prediction));
+  if (process.env.DEBUG_RSS) {
+    const rss = process.resourceUsage().maxRSS / 1024;
+    if (rss > Number(process.env.DEBUG_RSS)) {
+      console.error(id, rss.toFixed(0), prediction.ms.toFixed(0), html.length);
+      process.env.DEBUG_RSS = String(rss + 50);
+    }
+  }
 }
 writeFileSync(outFile, `${lines.join("\n")}\n`);
 const summary: WorkerSummary = {
