@@ -63,9 +63,9 @@ export function stripMarkdown(markdown: string): string {
     markdown
       // Fence lines (``` or ~~~ with an info string).
       .replace(/^[ \t]*(`{3,}|~{3,})[^\n]*$/gm, "")
-      // Images: keep the alt text; links: keep the text, drop the URL and title.
-      .replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1")
-      .replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1")
+      // Images are not text (text mode has none): dropped. Links keep their text only.
+      .replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "")
+      .replace(/\[((?:[^[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, "$1")
       // Autolinks.
       .replace(/<(https?:[^>\s]+)>/g, "$1")
       // Table delimiter rows, then pipes.
@@ -77,7 +77,8 @@ export function stripMarkdown(markdown: string): string {
       .replace(/^[ \t]*([-*+]|\d{1,9}[.)])[ \t]+/gm, "")
       .replace(/^[ \t]*([-*_][ \t]*){3,}$/gm, "")
       // Emphasis and inline code markers.
-      .replace(/(\*{1,3}|_{1,3})(?=\S)([^\n]*?\S)\1/g, "$2")
+      .replace(/(\*{1,3})(?=\S)([^\n]*?\S)\1/g, "$2")
+      .replace(/(^|[^\p{L}\p{N}_\\])(_{1,3})(?=\S)([^\n]*?[^\s\\])\2(?![\p{L}\p{N}_])/gu, "$1$3")
       .replace(/`+/g, "")
       // Backslash escapes.
       .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1")

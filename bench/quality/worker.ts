@@ -6,12 +6,12 @@
  * Usage: node --import tsx bench/quality/worker.ts <system> <data dir> <ids file> <out file>
  * Writes one JSON line per page to <out file>, and a summary line on stdout.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Readability as ReadabilityClass } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import { convertHtml } from "../../src/convert/html.js";
+import { ConvertPool } from "../../src/convert/pool.js";
 
 export type SystemName = "webfetch" | "readability" | "defuddle";
 
@@ -93,13 +93,18 @@ function htmlToText(html: string): string {
     .trim();
 }
 
-function run(system: SystemName, html: string, url: string): Omit<Prediction, "id"> {
+async function run(system: SystemName, html: string, url: string): Promise<Omit<Prediction, "id">> {
   if (system === "webfetch") {
+    // As the product converts: on a pool thread with a bounded heap, the body as bytes.
+    const body = Buffer.from(html, "utf8");
+    const signal = new AbortController().signal;
+    const convert = (format: "markdown" | "text") =>
+      pool!.convert(body, "text/html; charset=utf-8", { url, format, extract: "main" }, signal);
     let t = performance.now();
-    const md = convertHtml(html, { url, format: "markdown" });
+    const md = await convert("markdown");
     const ms = performance.now() - t;
     t = performance.now();
-    const text = convertHtml(html, { url, format: "text" });
+    const text = await convert("text");
     const msText = performance.now() - t;
     return {
       text: text.content,
@@ -151,27 +156,22 @@ const { Readability } =
   system === "readability" ? await import("@mozilla/readability") : ({} as never);
 const { DefuddleClass } = system === "defuddle" ? await import("defuddle/node") : ({} as never);
 const ids = readFileSync(idsFile, "utf8").split("\n").filter(Boolean);
-const lines: string[] = [];
+const pool = system === "webfetch" ? new ConvertPool({ threads: 1 }) : undefined;
+writeFileSync(outFile, "");
 const started = performance.now();
 for (const id of ids) {
   const html = gunzipSync(readFileSync(join(dataDir, "html", `${id}.html.gz`))).toString("utf8");
   const { url } = JSON.parse(readFileSync(join(dataDir, "ground-truth", `${id}.json`), "utf8"));
   let prediction: Prediction;
   try {
-    prediction = { id, ...run(system, html, url) };
+    prediction = { id, ...(await run(system, html, url)) };
   } catch (error) {
     prediction = { id, text: "", ms: 0, error: String((error as Error)?.message ?? error) };
   }
-  if (!process.env.NOPUSH) lines.push(JSON.stringify(prediction));
-  if (process.env.DEBUG_RSS) {
-    const rss = process.resourceUsage().maxRSS / 1024;
-    if (rss > Number(process.env.DEBUG_RSS)) {
-      console.error(id, rss.toFixed(0), prediction.ms.toFixed(0), html.length);
-      process.env.DEBUG_RSS = String(rss + 50);
-    }
-  }
+  // Written as it goes: holding every prediction would count against the RSS measured.
+  appendFileSync(outFile, `${JSON.stringify(prediction)}\n`);
 }
-writeFileSync(outFile, `${lines.join("\n")}\n`);
+await pool?.close();
 const summary: WorkerSummary = {
   system,
   pages: ids.length,

@@ -6,7 +6,7 @@
  */
 
 import { normalizeDate } from "./date.js";
-import { attr, type DomDocument, type DomElement, isText, tagOf, walk } from "./dom.js";
+import { attr, type DomDocument, type DomElement, isElement, isText, tagOf, walk } from "./dom.js";
 import { readJsonLd } from "./jsonld.js";
 import { isHttpUrl, resolveUrl } from "./url.js";
 
@@ -138,8 +138,8 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
   if (!root) return raw;
   raw.htmlLang = attr(root, "lang") || attr(root, "xml:lang") || undefined;
   walk(root, (node) => {
-    if (isText(node)) return false;
-    const el = node as DomElement;
+    if (!isElement(node)) return false;
+    const el = node;
     switch (tagOf(el)) {
       case "meta":
         addMeta(raw.meta, el);

@@ -1,5 +1,5 @@
 /**
- * HTML → DOM with linkedom, made safe for hostile input. linkedom's parser (htmlparser2) keeps
+ * HTML → DOM (our small tree, extract/tree), made safe for hostile input. htmlparser2 keeps
  * its open-element stack in an array it `unshift`s, so every open tag costs the current depth:
  * 100,000 unclosed `<div>`s take many seconds. A cheap linear pre-pass therefore drops start tags
  * (and their end tags) nested deeper than MAX_NESTING_DEPTH before parsing; their content stays,
@@ -8,7 +8,6 @@
  * exist.
  */
 
-import { parseHTML } from "linkedom";
 import {
   type DomDocument,
   type DomElement,
@@ -16,8 +15,8 @@ import {
   isElement,
   isText,
   tagOf,
-  walkElements,
 } from "./dom.js";
+import { buildTree } from "./tree.js";
 
 /**
  * Longest HTML parsed, in UTF-16 code units (about 5 MB of ASCII). Longer input is cut here;
@@ -32,9 +31,9 @@ export const MAX_HTML_LENGTH = 5_000_000;
 export const MAX_NESTING_DEPTH = 400;
 
 /**
- * Most tags and comments parsed; the HTML is cut before the next one. linkedom needs about
- * 1 KB and 5 µs per element, so 5 MB of `<p>x` (1.25 million elements) would take over a
- * gigabyte and many seconds; this keeps the worst case near 200 MB and one second. Long real
+ * Most tags and comments parsed; the HTML is cut before the next one. 5 MB of `<p>x`
+ * (1.25 million elements) would take hundreds of megabytes and seconds; this bounds the worst
+ * case well under the conversion thread's heap. Long real
  * articles stay far below it.
  */
 export const MAX_NODES = 200_000;
@@ -118,12 +117,9 @@ const TAG_NAME_END = /[\s/>]/;
  * document.documentElement; // <html><head></head><body><p>Hello</p></body></html>
  */
 export function parseDocument(html: string): DomDocument {
-  const { html: limited, upperCaseAttributes } = limitNesting(capLength(html));
-  const document = parseHTML(limited).document as unknown as DomDocument;
+  const { html: limited } = limitNesting(capLength(html));
+  const document = buildTree(limited);
   normalizeStructure(document);
-  if (upperCaseAttributes && document.documentElement) {
-    lowerCaseAttributes(document.documentElement);
-  }
   return document;
 }
 
@@ -139,8 +135,6 @@ export function capLength(html: string): string {
 export interface LimitedHtml {
   /** The HTML, with start tags deeper than the limit (and their end tags) removed. */
   html: string;
-  /** Whether an upper-case letter appeared among attributes (linkedom keeps their case). */
-  upperCaseAttributes: boolean;
   /** Whether the HTML was cut at MAX_NODES tags and comments. */
   truncated: boolean;
 }
@@ -168,7 +162,6 @@ export function limitNesting(
   const openCount = new Map<string, number>();
   const dropped = new Map<string, number>();
   let foreignDepth = 0;
-  let upperCaseAttributes = false;
 
   const drop = (start: number, end: number): void => {
     out.push(html.slice(copied, start));
@@ -227,7 +220,6 @@ export function limitNesting(
     const nameEnd = findTagNameEnd(html, i + 1);
     const name = html.slice(i + 1, nameEnd).toLowerCase();
     const tag = scanAttributes(html, nameEnd);
-    if (tag.upperCase) upperCaseAttributes = true;
     const end = tag.end;
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) {
@@ -253,11 +245,11 @@ export function limitNesting(
 
   if (truncated) {
     out.push(html.slice(copied, i));
-    return { html: out.join(""), upperCaseAttributes, truncated };
+    return { html: out.join(""), truncated };
   }
-  if (copied === 0) return { html, upperCaseAttributes, truncated };
+  if (copied === 0) return { html, truncated };
   out.push(html.slice(copied));
-  return { html: out.join(""), upperCaseAttributes, truncated };
+  return { html: out.join(""), truncated };
 }
 
 /** Index just past a comment, CDATA section, doctype or processing instruction at `start`. */
@@ -282,16 +274,12 @@ function findTagNameEnd(html: string, start: number): number {
 }
 
 /** End of a start tag's attributes, scanned the way htmlparser2 reads quotes. */
-function scanAttributes(
-  html: string,
-  from: number,
-): { end: number; selfClosing: boolean; upperCase: boolean } {
-  let upperCase = false;
+function scanAttributes(html: string, from: number): { end: number; selfClosing: boolean } {
   let j = from;
   while (j < html.length) {
     const c = html.charCodeAt(j);
     if (c === 62 /* > */) {
-      return { end: j + 1, selfClosing: html[j - 1] === "/", upperCase };
+      return { end: j + 1, selfClosing: html[j - 1] === "/" };
     }
     if (c === 61 /* = */) {
       j++;
@@ -299,15 +287,14 @@ function scanAttributes(
       const quote = html[j];
       if (quote === '"' || quote === "'") {
         const close = html.indexOf(quote, j + 1);
-        if (close === -1) return { end: html.length, selfClosing: false, upperCase };
+        if (close === -1) return { end: html.length, selfClosing: false };
         j = close + 1;
       }
       continue;
     }
-    if (c >= 65 && c <= 90) upperCase = true; // A-Z in a name or an unquoted value
     j++;
   }
-  return { end: html.length, selfClosing: false, upperCase };
+  return { end: html.length, selfClosing: false };
 }
 
 /** Index just past the end tag of the raw-text element `name` whose content starts at `from`. */
@@ -322,7 +309,7 @@ function findRawTextEnd(html: string, name: string, from: number): number {
 
 /**
  * Gives the document exactly one `<html>` with `<head>` then `<body>`, moving stray top-level
- * nodes into them (linkedom leaves fragments as they are, and its `body` getter needs this).
+ * nodes into them (the parser leaves fragments as they are).
  */
 function normalizeStructure(document: DomDocument): void {
   const topLevel = Array.from(document.childNodes).filter((node) => node.nodeType !== 10);
@@ -381,22 +368,4 @@ function childNodes(node: DomNode): DomNode[] {
   const out: DomNode[] = [];
   for (let child = node.firstChild; child !== null; child = child.nextSibling) out.push(child);
   return out;
-}
-
-/** Renames upper-case attributes to lower case, so `getAttribute("href")` finds `HREF`. */
-function lowerCaseAttributes(root: DomElement): void {
-  const fix = (el: DomElement): void => {
-    for (const name of Array.from(el.getAttributeNames())) {
-      const lower = name.toLowerCase();
-      if (lower === name) continue;
-      const value = el.getAttribute(name) ?? "";
-      el.removeAttribute(name);
-      if (!el.hasAttribute(lower)) el.setAttribute(lower, value);
-    }
-  };
-  fix(root);
-  walkElements(root, (el) => {
-    fix(el);
-    return true;
-  });
 }

@@ -1,0 +1,218 @@
+/**
+ * A small DOM built straight from htmlparser2's events: exactly the slice of the DOM that
+ * extraction uses (see dom.ts), and nothing else. A full DOM (linkedom) gives every node an
+ * event target, attribute objects and live collections; building those was half of the time
+ * and most of the garbage of converting a page. Tag names and attribute names are lower case,
+ * entities are decoded, adjacent text is merged, and the first of duplicate attributes wins.
+ */
+import { Parser } from "htmlparser2";
+import {
+  CDATA_SECTION_NODE,
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  ELEMENT_NODE,
+  TEXT_NODE,
+} from "./dom.js";
+
+const COMMENT_NODE = 8;
+const DOCUMENT_NODE = 9;
+
+abstract class TreeNode implements DomNode {
+  abstract readonly nodeType: number;
+  abstract readonly nodeName: string;
+  parentNode: TreeParent | null = null;
+  nextSibling: TreeNode | null = null;
+  previousSibling: TreeNode | null = null;
+  get firstChild(): TreeNode | null {
+    return null;
+  }
+  abstract get textContent(): string | null;
+
+  remove(): void {
+    this.parentNode?.unlink(this);
+  }
+}
+
+class TreeText extends TreeNode {
+  readonly nodeType: number;
+  readonly nodeName: string;
+  constructor(
+    public data: string,
+    type = TEXT_NODE,
+  ) {
+    super();
+    this.nodeType = type;
+    this.nodeName = type === COMMENT_NODE ? "#comment" : "#text";
+  }
+  get textContent(): string {
+    return this.data;
+  }
+}
+
+abstract class TreeParent extends TreeNode {
+  #first: TreeNode | null = null;
+  #last: TreeNode | null = null;
+
+  override get firstChild(): TreeNode | null {
+    return this.#first;
+  }
+  get lastChild(): TreeNode | null {
+    return this.#last;
+  }
+  get firstElementChild(): TreeElement | null {
+    let node = this.#first;
+    while (node !== null && node.nodeType !== ELEMENT_NODE) node = node.nextSibling;
+    return node as TreeElement | null;
+  }
+  get childNodes(): TreeNode[] {
+    const out: TreeNode[] = [];
+    for (let node = this.#first; node !== null; node = node.nextSibling) out.push(node);
+    return out;
+  }
+
+  get textContent(): string {
+    const parts: string[] = [];
+    // Iterative: depth costs nothing.
+    let node: TreeNode | null = this.#first;
+    while (node !== null) {
+      if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
+        parts.push((node as TreeText).data);
+      }
+      const child = node.firstChild;
+      if (child !== null) {
+        node = child;
+        continue;
+      }
+      while (node !== null && node.nextSibling === null) {
+        const parent: TreeParent | null = node.parentNode;
+        node = parent === this ? null : parent;
+      }
+      if (node !== null) node = node.nextSibling;
+    }
+    return parts.join("");
+  }
+
+  appendChild<T extends DomNode>(child: T): T {
+    return this.insertBefore(child, null);
+  }
+
+  insertBefore<T extends DomNode>(child: T, reference: DomNode | null): T {
+    const node = child as unknown as TreeNode;
+    node.remove();
+    const ref = reference as TreeNode | null;
+    node.parentNode = this;
+    if (ref === null) {
+      node.previousSibling = this.#last;
+      node.nextSibling = null;
+      if (this.#last) this.#last.nextSibling = node;
+      else this.#first = node;
+      this.#last = node;
+    } else {
+      node.nextSibling = ref;
+      node.previousSibling = ref.previousSibling;
+      if (ref.previousSibling) ref.previousSibling.nextSibling = node;
+      else this.#first = node;
+      ref.previousSibling = node;
+    }
+    return child;
+  }
+
+  unlink(node: TreeNode): void {
+    if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
+    else this.#first = node.nextSibling;
+    if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
+    else this.#last = node.previousSibling;
+    node.parentNode = null;
+    node.nextSibling = null;
+    node.previousSibling = null;
+  }
+}
+
+class TreeElement extends TreeParent implements DomElement {
+  readonly nodeType = ELEMENT_NODE;
+  readonly localName: string;
+  readonly #attributes: Map<string, string>;
+
+  constructor(name: string, attributes?: Record<string, string>) {
+    super();
+    this.localName = name;
+    this.#attributes = new Map(attributes ? Object.entries(attributes) : undefined);
+  }
+  get tagName(): string {
+    return this.localName.toUpperCase();
+  }
+  get nodeName(): string {
+    return this.tagName;
+  }
+  get nextElementSibling(): TreeElement | null {
+    let node = this.nextSibling;
+    while (node !== null && node.nodeType !== ELEMENT_NODE) node = node.nextSibling;
+    return node as TreeElement | null;
+  }
+  getAttribute(name: string): string | null {
+    return this.#attributes.get(name.toLowerCase()) ?? null;
+  }
+  hasAttribute(name: string): boolean {
+    return this.#attributes.has(name.toLowerCase());
+  }
+  setAttribute(name: string, value: string): void {
+    this.#attributes.set(name.toLowerCase(), String(value));
+  }
+  removeAttribute(name: string): void {
+    this.#attributes.delete(name.toLowerCase());
+  }
+  getAttributeNames(): string[] {
+    return [...this.#attributes.keys()];
+  }
+}
+
+class TreeDocument extends TreeParent implements DomDocument {
+  readonly nodeType = DOCUMENT_NODE;
+  readonly nodeName = "#document";
+  get documentElement(): TreeElement | null {
+    return this.firstElementChild;
+  }
+  createElement(tagName: string): TreeElement {
+    return new TreeElement(tagName.toLowerCase());
+  }
+}
+
+/**
+ * Builds a document from HTML with htmlparser2 (the tokenizer and tree rules linkedom uses).
+ * The caller bounds the input: nesting depth and size are checked before this (see parse.ts).
+ */
+export function buildTree(html: string): DomDocument {
+  const document = new TreeDocument();
+  let current: TreeParent = document;
+  const text = (data: string, type: number) => {
+    const last = current.lastChild;
+    if (last !== null && last.nodeType === type && type === TEXT_NODE) {
+      (last as TreeText).data += data;
+    } else {
+      current.appendChild(new TreeText(data, type));
+    }
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        const element = new TreeElement(name, attributes);
+        current.appendChild(element);
+        current = element;
+      },
+      onclosetag() {
+        current = current.parentNode ?? document;
+      },
+      ontext(data) {
+        text(data, TEXT_NODE);
+      },
+      oncomment(data) {
+        text(data, COMMENT_NODE);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  return document;
+}
