@@ -206,7 +206,13 @@ function names(value: unknown, deref: (value: unknown) => unknown): string | und
     const name = isObject(entity) ? text(entity.name) : text(entity);
     if (name && !out.includes(name)) out.push(name);
   }
-  return out.length > 0 ? out.join(", ") : undefined;
+  return out.length > 0 ? joinNames(out) : undefined;
+}
+
+/** "Ann", "Ann and Bo", "Ann, Bo and Cy": how a byline lists several people. */
+export function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? "";
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 /** Entities CMSs leave HTML-escaped inside JSON strings. */

@@ -6,8 +6,17 @@
  */
 
 import { normalizeDate } from "./date.js";
-import { attr, type DomDocument, type DomElement, isElement, isText, tagOf, walk } from "./dom.js";
-import { readJsonLd } from "./jsonld.js";
+import {
+  attr,
+  type DomDocument,
+  type DomElement,
+  isElement,
+  isText,
+  tagOf,
+  textOf,
+  walk,
+} from "./dom.js";
+import { joinNames, readJsonLd } from "./jsonld.js";
 import { isHttpUrl, resolveUrl } from "./url.js";
 
 /** Metadata of a page; a field is present only when the page states it. */
@@ -24,6 +33,20 @@ export interface PageMetadata {
   canonicalUrl?: string;
 }
 
+/** Byline elements examined. */
+const MAX_BYLINES = 8;
+/** Longest byline text read as a name. */
+const MAX_BYLINE_CHARS = 80;
+/** Most words in such a name ("Jane Q. Doe, MD"). */
+const MAX_BYLINE_WORDS = 8;
+/** `<h1>`s remembered for the title. */
+const MAX_H1S = 2;
+/** Share of an `<h1>`'s words found in the stated title for it to be the title. */
+const H1_TITLE_OVERLAP = 0.6;
+/** A trailing title segment this short reads as the site's name. */
+const SITE_NAME_WORDS = 4;
+/** Words a title keeps at least once the site's name is cut. */
+const MIN_TITLE_WORDS = 2;
 /** Longest metadata value kept, in characters; longer values are cut at a word. */
 const MAX_VALUE_LENGTH = 1000;
 /** Most `<meta>` values kept under one key (pages with 10,000 citation authors exist). */
@@ -72,6 +95,10 @@ export interface RawMetadata {
   canonical?: string | undefined;
   htmlLang?: string | undefined;
   jsonLd: string[];
+  /** Text of the first few `<h1>`s. */
+  h1s: string[];
+  /** Elements that mark a byline (`rel=author`, `itemprop=author`, an author/byline class). */
+  bylines: DomElement[];
 }
 
 /**
@@ -98,10 +125,11 @@ export function extractMetadata(
 
   const result: PageMetadata = {};
   const title = first(["og:title"]) ?? ld.title ?? first(META_KEYS.title) ?? raw.title;
-  setText(result, "title", title);
+  const siteName = first(META_KEYS.siteName) ?? ld.siteName;
+  setText(result, "title", title === undefined ? undefined : pageTitle(title, raw.h1s, siteName));
   setText(result, "description", first(META_KEYS.description) ?? ld.description);
-  setText(result, "author", ld.author ?? metaAuthor(raw.meta));
-  setText(result, "siteName", first(META_KEYS.siteName) ?? ld.siteName);
+  setText(result, "author", ld.author ?? metaAuthor(raw.meta) ?? bylineAuthor(raw.bylines));
+  setText(result, "siteName", siteName);
 
   // The first date that reads as one, else the first date string as the page wrote it.
   const dates = [...META_KEYS.publishedAt.map((key) => raw.meta.get(key)?.[0]), ld.publishedAt]
@@ -122,24 +150,83 @@ export function extractMetadata(
   return result;
 }
 
+/** Separators between a page's title and its site's name ("Post | Site", "Post - Site"). */
+const TITLE_SEPARATOR = /\s+[|\-–—•·»:]{1,2}\s+/;
+
+/**
+ * The page's own title: the headline when one `<h1>` is the stated title less the site's name,
+ * else the stated title with a trailing (or leading) site name cut off.
+ */
+function pageTitle(stated: string, h1s: readonly string[], siteName: string | undefined): string {
+  const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const statedWords = new Set(words(stated));
+  const [h1] = h1s;
+  if (h1s.length === 1 && h1 !== undefined && h1.length >= 3 && h1.length <= 300) {
+    const h1Words = words(h1);
+    const shared = h1Words.filter((w) => statedWords.has(w)).length;
+    if (h1Words.length > 0 && shared >= h1Words.length * H1_TITLE_OVERLAP) return h1;
+  }
+  const parts = stated.split(TITLE_SEPARATOR);
+  if (parts.length < 2) return stated;
+  const site = siteName ? words(siteName).join(" ") : undefined;
+  const last = parts[parts.length - 1]!;
+  const firstPart = parts[0]!;
+  const isSite = (part: string) =>
+    (site !== undefined && words(part).join(" ") === site) || words(part).length <= SITE_NAME_WORDS;
+  if (isSite(last) && words(stated).length - words(last).length >= MIN_TITLE_WORDS) {
+    return parts.slice(0, -1).join(" | ").trim();
+  }
+  if (site !== undefined && words(firstPart).join(" ") === site && parts.length === 2) {
+    return parts.slice(1).join(" | ").trim();
+  }
+  return stated;
+}
+
+/** Class or id of a byline. */
+const BYLINE_NAMES = /(?:^|[\s_-])(?:author|authors|byline|author-name|writer)(?:$|[\s_-])/i;
+/** "By", "Written by", "Posted by" and such before a name. */
+const BYLINE_PREFIX = /^(?:(?:written|posted|published|reviewed|edited)\s+)?by\s*:?\s+/i;
+
+function isByline(el: DomElement): boolean {
+  if (tagOf(el) === "a" && /(?:^|\s)author(?:\s|$)/i.test(attr(el, "rel"))) return true;
+  if (attr(el, "itemprop").toLowerCase() === "author") return true;
+  return BYLINE_NAMES.test(`${attr(el, "class")} ${attr(el, "id")}`);
+}
+
+/** A name from the page's byline elements: short text, "By" and trailing dates cut off. */
+function bylineAuthor(bylines: readonly DomElement[]): string | undefined {
+  for (const el of bylines) {
+    const text = textOf(el)
+      .replace(BYLINE_PREFIX, "")
+      .split(/\s+(?:[|•·]|on|—|–)\s+|\s*\n/)[0]!
+      .trim();
+    const words = text.split(/\s+/).length;
+    if (text.length >= 2 && text.length <= MAX_BYLINE_CHARS && words <= MAX_BYLINE_WORDS) {
+      if (!/\d{4}|\bago\b|^(?:by|author|authors)$/i.test(text)) return text;
+    }
+  }
+  return undefined;
+}
+
 /** The author from meta tags: all `citation_author`s joined, else the first usable value. */
 function metaAuthor(meta: Map<string, string[]>): string | undefined {
   for (const key of META_KEYS.author) {
     const values = (meta.get(key) ?? []).filter((value) => !NOT_A_NAME.test(value));
-    if (values.length > 0) return [...new Set(values)].join(", ");
+    if (values.length > 0) return joinNames([...new Set(values)]);
   }
   return undefined;
 }
 
 /** Collects meta tags, title, canonical link, `<html lang>` and JSON-LD text in one pass. */
 export function gatherMetadata(document: DomDocument): RawMetadata {
-  const raw: RawMetadata = { meta: new Map(), jsonLd: [] };
+  const raw: RawMetadata = { meta: new Map(), jsonLd: [], h1s: [], bylines: [] };
   const root = document.documentElement;
   if (!root) return raw;
   raw.htmlLang = attr(root, "lang") || attr(root, "xml:lang") || undefined;
   walk(root, (node) => {
     if (!isElement(node)) return false;
     const el = node;
+    if (raw.bylines.length < MAX_BYLINES && isByline(el)) raw.bylines.push(el);
     switch (tagOf(el)) {
       case "meta":
         addMeta(raw.meta, el);
@@ -154,6 +241,9 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
         return false;
       case "script":
         if (/^application\/ld\+json/i.test(attr(el, "type"))) raw.jsonLd.push(textContent(el));
+        return false;
+      case "h1":
+        if (raw.h1s.length < MAX_H1S) raw.h1s.push(textOf(el));
         return false;
       case "svg":
       case "math":

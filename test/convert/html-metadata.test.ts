@@ -66,7 +66,7 @@ describe("precedence", () => {
       meta(
         '<meta name="citation_author" content="Curie, M."><meta name="citation_author" content="Curie, P.">',
       ).author,
-    ).toBe("Curie, M., Curie, P.");
+    ).toBe("Curie, M. and Curie, P.");
     expect(meta('<meta property="article:author" content="https://facebook.com/x">').author).toBe(
       undefined,
     );
@@ -106,7 +106,7 @@ describe("JSON-LD", () => {
     expect(author("Ann")).toBe("Ann");
     expect(author({ "@type": "Person", name: "Ann" })).toBe("Ann");
     expect(author([{ name: "Ann" }, "Bob", { name: ["Cy", "Cyrus"] }, { name: "Ann" }])).toBe(
-      "Ann, Bob, Cy",
+      "Ann, Bob and Cy",
     );
   });
 
