@@ -68,7 +68,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
   if (body) {
     cleanDocument(body, extract, pageType);
     const root = extract === "main" ? selectMainContent(body, document) : body;
-    if (extract === "main") pruneContent(root);
+    if (extract === "main") pruneContent(root, pageType);
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };
     content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
   }

@@ -18,10 +18,15 @@ import {
   textOf,
   walk,
 } from "./dom.js";
+import type { PageType } from "./page-type.js";
 
 /** Headings that open a section of page furniture, which ends at the next heading as high. */
 const BOILERPLATE_HEADING =
   /^(?:related(?: \w+)?|(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested in)\b.*|more (?:articles|stories|posts|news|reading|to read|from (?:the |our )?\w+(?: \w+)?)|(?:recent|latest|popular|top|other|similar|trending|featured|recommended) (?:posts|articles|stories|news|reads|guides|topics|content|blog posts)|read (?:more|next|this next)|further reading|keep reading|trending(?: now| topics)?|recommended(?: for you)?|editor'?s? picks|don'?t miss|share(?: this)?(?: article| post| story| page)?(?: with (?:your )?friends)?|about the author|about the writer|(?:leave|post|add|write) a (?:comment|reply)|(?:subscribe|sign up|join)\b.*|(?:get|join) our newsletter|newsletter|follow us(?: on \w+)?|tags|categories|you may also want to read)$/i;
+
+/** Headings of a blog's comment section ("59 Comments on “Title”", "Leave a Reply"). */
+const COMMENTS_HEADING =
+  /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|discussion|join the discussion)$/i;
 
 /** Headings of an in-page table of contents: only the link list after them goes. */
 const TOC_HEADING =
@@ -61,9 +66,9 @@ const TOC_LINK_SHARE = 0.5;
  * const root = selectMainContent(body, document);
  * pruneContent(root);
  */
-export function pruneContent(root: DomElement): void {
+export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
-  removeBoilerplateSections(root);
+  removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
 }
 
@@ -97,7 +102,7 @@ function removeButtonLinks(root: DomElement): void {
   for (const el of doomed) el.remove();
 }
 
-function removeBoilerplateSections(root: DomElement): void {
+function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
   const headings: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
@@ -112,7 +117,11 @@ function removeBoilerplateSections(root: DomElement): void {
     if (!heading.parentNode) continue; // removed with an earlier section
     const text = headingText(heading);
     if (text.length === 0 || text.length > 80) continue;
-    if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, rootChars, false);
+    // On a forum the replies are the content.
+    const comments = pageType !== "forum" && COMMENTS_HEADING.test(text);
+    // Comments can outweigh the post; other sections that large are kept (see removeSection).
+    if (comments) removeSection(heading, root, Number.POSITIVE_INFINITY, false);
+    else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, rootChars, false);
     else if (TOC_HEADING.test(text)) removeSection(heading, root, rootChars, true);
   }
 }
