@@ -19,6 +19,7 @@ export interface DomNode {
   readonly parentNode: DomNode | null;
   readonly firstChild: DomNode | null;
   readonly nextSibling: DomNode | null;
+  readonly previousSibling: DomNode | null;
   readonly textContent: string | null;
   remove(): void;
 }

@@ -68,6 +68,7 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
+  removeLinkLists(root);
   removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
 }
@@ -100,6 +101,71 @@ function removeButtonLinks(root: DomElement): void {
     return false;
   });
   for (const el of doomed) el.remove();
+}
+
+/** Blocks that can be a menu. */
+const LIST_TAGS = new Set(["ul", "ol", "div", "section", "nav", "aside", "table", "dl"]);
+/** A menu has at least this many links… */
+const MIN_MENU_LINKS = 5;
+/** …that make up this share of its text… */
+const MENU_LINK_SHARE = 0.75;
+/** …with labels this short on average (cards and article lists have longer titles). */
+const MAX_MENU_LABEL_CHARS = 30;
+
+/**
+ * Removes menus left inside the root (a docs sidebar inside `<main>`, a category list): blocks
+ * of many short links with little other text, each less than half of the root.
+ */
+function removeLinkLists(root: DomElement): void {
+  const rootChars = textOf(root).length;
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (!LIST_TAGS.has(tagOf(node))) return true;
+    let links = 0;
+    let linkChars = 0;
+    walk(node, (inner) => {
+      if (!isElement(inner)) return false;
+      if (tagOf(inner) !== "a") return true;
+      links++;
+      linkChars += textOf(inner).length;
+      return false;
+    });
+    if (links < MIN_MENU_LINKS) return links > 0;
+    const chars = textOf(node).length;
+    const isMenu =
+      chars < rootChars * MAX_SECTION_SHARE &&
+      linkChars >= chars * MENU_LINK_SHARE &&
+      linkChars / links <= MAX_MENU_LABEL_CHARS &&
+      !followsHeading(node) &&
+      !isRepeatedUnit(node);
+    if (isMenu) doomed.push(node);
+    return !isMenu;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** Siblings alike (tag and class) that make a block one card of a listing, not a menu. */
+const MIN_CARDS = 3;
+
+/** True when `el` is one of MIN_CARDS or more siblings of its tag and class. */
+function isRepeatedUnit(el: DomElement): boolean {
+  const parent = el.parentNode;
+  const names = attr(el, "class");
+  if (!isElement(parent) || names === "") return false;
+  let alike = 0;
+  for (const sibling of childElements(parent)) {
+    if (tagOf(sibling) === tagOf(el) && attr(sibling, "class") === names) alike++;
+    if (alike >= MIN_CARDS) return true;
+  }
+  return false;
+}
+
+/** True when the nearest element before `el` is a heading: a list that is a section's body. */
+function followsHeading(el: DomElement): boolean {
+  let prev = el.previousSibling;
+  while (prev !== null && !isElement(prev)) prev = prev.previousSibling;
+  return isElement(prev) && headingLevel(prev) > 0;
 }
 
 function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
