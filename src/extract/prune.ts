@@ -22,7 +22,7 @@ import type { PageType } from "./page-type.js";
 
 /** Headings that open a section of page furniture, which ends at the next heading as high. */
 const BOILERPLATE_HEADING =
-  /^(?:related(?: \w+)?|(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested in)\b.*|more (?:articles|stories|posts|news|reading|to read|from (?:the |our )?\w+(?: \w+)?)|(?:recent|latest|popular|top|other|similar|trending|featured|recommended) (?:posts|articles|stories|news|reads|guides|topics|content|blog posts)|read (?:more|next|this next)|further reading|keep reading|trending(?: now| topics)?|recommended(?: for you)?|editor'?s? picks|don'?t miss|share(?: this)?(?: article| post| story| page)?(?: with (?:your )?friends)?|about the author|about the writer|(?:leave|post|add|write) a (?:comment|reply)|(?:subscribe|sign up|join)\b.*|(?:get|join) our newsletter|newsletter|follow us(?: on \w+)?|tags|categories|you may also want to read)$/i;
+  /^(?:related(?: \w+)?|(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested in)\b.*|more (?:articles|stories|posts|news|reading|to read|from (?:the |our )?\w+(?: \w+)?)|(?:recent|latest|popular|top|other|similar|trending|featured|recommended) (?:posts|articles|stories|news|reads|guides|topics|content|blog posts)|read (?:more|next|this next)|further reading|keep reading|trending(?: now| topics)?|recommended(?: for you)?|editor'?s? picks|don'?t miss|share(?: this)?(?: article| post| story| page)?(?: with (?:your )?friends)?|about the author|about the writer|(?:leave|post|add|write) a (?:comment|reply)|(?:subscribe|sign up|join)\b.*|(?:get|join) our newsletter|newsletter|follow us(?: on \w+)?|tags|categories|you may also want to read|(?:people|customers) who (?:viewed|bought)\b.*|(?:customers|shoppers) also (?:viewed|bought|liked)\b.*|frequently bought together|complete the (?:set|look)\b.*|recently viewed(?: items| products)?|more to explore|similar (?:items|products)|you might also need)$/i;
 
 /** Headings of a blog's comment section ("59 Comments on “Title”", "Leave a Reply"). */
 const COMMENTS_HEADING =
@@ -68,6 +68,7 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
+  if (pageType === "product") removeShopNotices(root);
   removeLinkLists(root);
   removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
@@ -98,6 +99,25 @@ function removeButtonLinks(root: DomElement): void {
     const looksLikeButton =
       BUTTON_CLASS.test(attr(node, "class")) || attr(node, "role").toLowerCase() === "button";
     if (looksLikeButton && textOf(node).length <= MAX_BUTTON_CHARS) doomed.push(node);
+    return false;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** Store furniture on product pages: cart, stock, shipping and returns notices. */
+const SHOP_NOTICE =
+  /^(?:add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
+/** Longest block read as such a notice. */
+const MAX_NOTICE_CHARS = 80;
+
+/** Removes short store notices ("Add to cart", "Free shipping on orders $75+") from a product. */
+function removeShopNotices(root: DomElement): void {
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    const text = textOf(node);
+    if (text.length > MAX_NOTICE_CHARS) return true;
+    if (SHOP_NOTICE.test(text)) doomed.push(node);
     return false;
   });
   for (const el of doomed) el.remove();
