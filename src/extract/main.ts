@@ -244,7 +244,39 @@ function scoreCandidates(body: DomElement, stats: StatsMap): Scored | undefined 
   }
   if (top === undefined) return undefined;
   const common = promoteToCommonAncestor(top, topScore, scores, body);
-  return { top: promoteToRepeatedParent(common, stats, body), scores };
+  const top2 = promoteToRepeatedParent(common, stats, body);
+  return { top: expandOverProse(top2, stats, body), scores };
+}
+
+/** Text added by moving up one level must have at most this link share to count as prose. */
+const PROSE_EXPANSION_LINK_SHARE = 0.25;
+/** …and once the block holds this share of the body's text. */
+const EXPANDED_ENOUGH_SHARE = 0.5;
+/** Moving up stops before an ancestor holding this share of the body's text (the page). */
+const MAX_EXPANDED_SHARE = 0.85;
+
+/**
+ * A manual's sections (SYNOPSIS, DESCRIPTION, OPTIONS) are siblings of whichever scored best:
+ * move up while what the parent adds is prose, not links, and the parent is not the whole page.
+ */
+function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
+  const bodyChars = stats.get(body)?.chars ?? 0;
+  let node = top;
+  for (
+    let parent = node.parentNode;
+    isElement(parent) && parent !== body;
+    parent = parent.parentNode
+  ) {
+    const p = stats.get(parent);
+    const n = stats.get(node);
+    if (!p || !n || p.chars > bodyChars * MAX_EXPANDED_SHARE) break;
+    if (n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
+    const added = p.chars - n.chars;
+    const addedLinks = p.linkChars - n.linkChars;
+    if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
+    node = parent;
+  }
+  return node;
 }
 
 /** Tag and class/id score of a new candidate. */
