@@ -109,7 +109,7 @@ const COMMENTS =
  * contents, screen-reader-only text and wiki "[edit]" links.
  */
 const CHROME =
-  /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection)(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection|author-?bio|about-?(?:the-?)?author|author-?box|author-?card|author-?info)(?=$|[\s_-])/i;
 
 /** Class/id words that mark content even when CHROME matches too (Readability's okMaybe…). */
 const CHROME_EXEMPT = /article|body|content|main|column|post|entry|story|text|shadow/i;

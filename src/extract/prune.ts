@@ -68,7 +68,8 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
-  if (pageType === "product") removeShopNotices(root);
+  removeShortBlocks(root, FURNITURE);
+  if (pageType === "product") removeShortBlocks(root, SHOP_NOTICE);
   removeLinkLists(root);
   removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
@@ -107,17 +108,20 @@ function removeButtonLinks(root: DomElement): void {
 /** Store furniture on product pages: cart, stock, shipping and returns notices. */
 const SHOP_NOTICE =
   /^(?:add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
-/** Longest block read as such a notice. */
+/** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
+const FURNITURE =
+  /^(?:advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*)$/i;
+/** Longest block read as a notice or furniture. */
 const MAX_NOTICE_CHARS = 80;
 
-/** Removes short store notices ("Add to cart", "Free shipping on orders $75+") from a product. */
-function removeShopNotices(root: DomElement): void {
+/** Removes short blocks (at most MAX_NOTICE_CHARS) whose whole text matches `pattern`. */
+function removeShortBlocks(root: DomElement, pattern: RegExp): void {
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
     const text = textOf(node);
     if (text.length > MAX_NOTICE_CHARS) return true;
-    if (SHOP_NOTICE.test(text)) doomed.push(node);
+    if (pattern.test(text)) doomed.push(node);
     return false;
   });
   for (const el of doomed) el.remove();
