@@ -121,10 +121,36 @@ function removeShortBlocks(root: DomElement, pattern: RegExp): void {
     if (!isElement(node)) return false;
     const text = textOf(node);
     if (text.length > MAX_NOTICE_CHARS) return true;
-    if (pattern.test(text)) doomed.push(node);
-    return false;
+    // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
+    if (pattern.test(text) && (!INLINE_TAGS.has(tagOf(node)) || aloneInParent(node, text))) {
+      doomed.push(node);
+      return false;
+    }
+    return true;
   });
   for (const el of doomed) el.remove();
+}
+
+/** Phrasing elements, which are furniture only when they are all their parent says. */
+const INLINE_TAGS = new Set([
+  "a",
+  "span",
+  "strong",
+  "em",
+  "b",
+  "i",
+  "small",
+  "label",
+  "time",
+  "abbr",
+  "code",
+  "sup",
+  "sub",
+]);
+
+function aloneInParent(el: DomElement, text: string): boolean {
+  const parent = el.parentNode;
+  return isElement(parent) && textOf(parent) === text;
 }
 
 /** Blocks that can be a menu. */
