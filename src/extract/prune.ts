@@ -28,6 +28,10 @@ const BOILERPLATE_HEADING =
 const COMMENTS_HEADING =
   /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|discussion|join the discussion)$/i;
 
+/** Headings of a product page's sections that are not about the product: reviews, Q&A, shipping. */
+const PRODUCT_ASIDE_HEADING =
+  /^(?:(?:customer |product )?reviews?(?: \(\d+\))?|ratings?(?: (?:&|and) reviews?)?|customer (?:ratings?|questions?)(?: (?:&|and) answers?)?|questions? (?:&|and) answers?|q ?& ?a|shipping(?: (?:&|and) returns?)?|delivery(?: (?:&|and) returns?)?|returns?(?: policy)?|write a review)$/i;
+
 /** Headings of an in-page table of contents: only the link list after them goes. */
 const TOC_HEADING =
   /^(?:table of contents|contents|in this (?:article|post|guide)|on this page|jump to|quick links|skip to)$/i;
@@ -236,7 +240,8 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     // On a forum the replies are the content.
     const comments = pageType !== "forum" && COMMENTS_HEADING.test(text);
     // Comments can outweigh the post; other sections that large are kept (see removeSection).
-    if (comments) removeSection(heading, root, Number.POSITIVE_INFINITY, false);
+    const productAside = pageType === "product" && PRODUCT_ASIDE_HEADING.test(text);
+    if (comments || productAside) removeSection(heading, root, Number.POSITIVE_INFINITY, false);
     else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, rootChars, false);
     else if (TOC_HEADING.test(text)) removeSection(heading, root, rootChars, true);
   }
