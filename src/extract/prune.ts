@@ -19,6 +19,7 @@ import {
   walk,
 } from "./dom.js";
 import type { PageType } from "./page-type.js";
+import { measureText } from "./stats.js";
 
 /** Headings that open a section of page furniture, which ends at the next heading as high. */
 const BOILERPLATE_HEADING =
@@ -120,9 +121,12 @@ const MAX_NOTICE_CHARS = 80;
 
 /** Removes short blocks (at most MAX_NOTICE_CHARS) whose whole text matches `pattern`. */
 function removeShortBlocks(root: DomElement, pattern: RegExp): void {
+  // Measured once: reading each element's text on the way down would cost size × depth.
+  const stats = measureText(root);
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
+    if ((stats.get(node)?.chars ?? 0) > MAX_NOTICE_CHARS * 2) return true;
     const text = textOf(node);
     if (text.length > MAX_NOTICE_CHARS) return true;
     // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
