@@ -181,6 +181,15 @@ export function limitNesting(
       truncated = true;
       break;
     }
+    if (next === "!" && foreignDepth === 0 && html.startsWith("<![CDATA[", i)) {
+      // Outside SVG and MathML, HTML reads `<![CDATA[` as a bogus comment that ends at the
+      // next `>`; htmlparser2 would wait for a `]]>` that never comes and lose the page.
+      const close = html.indexOf(">", i + 9);
+      const end = close === -1 ? length : close + 1;
+      drop(i, end);
+      i = html.indexOf("<", end);
+      continue;
+    }
     if (next === "!" || next === "?") {
       i = html.indexOf("<", skipMarkupDeclaration(html, i));
       continue;

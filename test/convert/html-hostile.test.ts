@@ -138,6 +138,13 @@ describe("limitNesting", () => {
     );
   });
 
+  it("ends a stray <![CDATA[ in HTML at the next > (a bogus comment), as browsers do", () => {
+    const html = "<body><![CDATA[\n<div id=top></div><p>The thread is all here.</p></body>";
+    expect(convertHtml(html).content).toBe("The thread is all here.");
+    // Inside SVG a CDATA section is real and stays whole.
+    expect(limitNesting("<svg><![CDATA[a>b]]></svg>").html).toBe("<svg><![CDATA[a>b]]></svg>");
+  });
+
   it("reads upper-case attribute names", () => {
     expect(convertHtml('<A HREF="/x">old page</A>', { url: "https://e.com/" }).content).toBe(
       "[old page](https://e.com/x)",
