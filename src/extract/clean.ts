@@ -131,6 +131,9 @@ const PROSE_LINK_DENSITY = 0.3;
 /** Share of the page's text from which a forum's "comments" block is the thread itself. */
 const FORUM_THREAD_SHARE = 0.08;
 
+/** Text left beside a blog's comment section for the section to go whatever its size. */
+const MIN_POST_CHARS = 1500;
+
 /** Kinds of removable element; a kept (large) element protects descendants of its kind. */
 type Kind = "chrome" | "noise" | "comments";
 
@@ -249,6 +252,11 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         // under each answer, as on Stack Exchange).
         if (kind === "comments" && pageType === "forum" && chars >= total * FORUM_THREAD_SHARE) {
           return true;
+        }
+        // Elsewhere comments go however many there are, as long as a post is left beside them.
+        if (kind === "comments" && pageType !== "forum" && total - chars >= MIN_POST_CHARS) {
+          doomed.push(node);
+          return false;
         }
         // A class name is a weak sign: a block of prose is read as content whatever it is
         // called ("elementor-widget", Drupal's "sidebar-first-only" layout).

@@ -22,9 +22,12 @@ const FORUM_TYPES = new Set(["discussionforumposting", "qapage"]);
  * Stack Exchange `/questions/123`, Reddit comments, SMF `?topic=`, phpBB and vBulletin scripts.
  */
 const FORUM_PATH =
-  /\/t\/[^/]+\/\d+|\/t\/\d+\/|\/d\/\d+-|\/(?:threads?|forums?|discussions?)\/[^/]|\/questions\/\d+|\/r\/[^/]+\/comments\/|[?&]topic=\d|showtopic|viewtopic\.php|showthread\.php/i;
-/** Hosts of forums (`forum.`, `forums.`, `community.`, `discuss.`). */
-const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\./i;
+  /\/t\/[^/]+\/\d+|\/t\/\d+\/|\/d\/\d+-|\/(?:threads?|forums?|discussions?)\/[^/]|\/questions\/\d+|\/r\/[^/]+\/comments\/|[?&]topic=\d|showtopic|viewtopic\.php|showthread\.php|\/topic\/\d+|\/thread-\d+/i;
+/**
+ * Hosts of forums: `forum.`, `forums.`, `community.`, `discuss.` subdomains, and sites named for
+ * their forum (`warriorforum.com`, `avforums.com`, `l-camera-forum.com`).
+ */
+const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\.|forum[\w-]*\.[a-z]+$/i;
 
 /** JSON-LD types of a product page. */
 const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);

@@ -58,6 +58,11 @@ const DEDUPE_TAGS = new Set([
 /** Repeats shorter than this are kept ("Read more", prices, dates repeat legitimately). */
 const MIN_DUPLICATE_CHARS = 40;
 
+/** Longest heading read as a section label ("Related articles"); longer ones are titles. */
+const MAX_SECTION_HEADING_CHARS = 80;
+/** Longest comments heading: it may repeat the post's title. */
+const MAX_COMMENTS_HEADING_CHARS = 240;
+
 /** A boilerplate-headed section holding more than this share of the root's prose is kept. */
 const MAX_SECTION_SHARE = 0.5;
 
@@ -240,9 +245,10 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
   for (const heading of headings) {
     if (!heading.parentNode) continue; // removed with an earlier section
     const text = headingText(heading);
-    if (text.length === 0 || text.length > 80) continue;
-    // On a forum the replies are the content.
+    if (text.length === 0 || text.length > MAX_COMMENTS_HEADING_CHARS) continue;
+    // On a forum the replies are the content. ("59 Comments on “<the post's title>”" is long.)
     const comments = pageType !== "forum" && COMMENTS_HEADING.test(text);
+    if (!comments && text.length > MAX_SECTION_HEADING_CHARS) continue;
     // Comments can outweigh the post; other sections that large are kept (see removeSection).
     const productAside = pageType === "product" && PRODUCT_ASIDE_HEADING.test(text);
     if (comments || productAside) removeSection(heading, root, Number.POSITIVE_INFINITY, false);
