@@ -31,6 +31,8 @@ const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\.|forum[\w-
 
 /** JSON-LD types of a product page. */
 const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);
+/** An offer (price, availability) in JSON-LD: what makes a Product the page's subject. */
+const LD_OFFERS = /"offers"\s*:/;
 /** JSON-LD types of a listing. */
 const LISTING_TYPES = new Set(["itemlist", "collectionpage", "searchresultspage", "offercatalog"]);
 /** JSON-LD types of documentation. */
@@ -51,10 +53,15 @@ const LD_TYPE = /"@type"\s*:\s*(?:\[\s*)?"([^"]{1,64})"/g;
  */
 export function classifyPage(raw: RawMetadata, url?: string): PageType {
   const types = new Set<string>();
+  let products = false;
+  let offers = false;
   for (const text of raw.jsonLd) {
     for (const match of text.matchAll(LD_TYPE)) {
-      types.add(match[1]!.replace(/^https?:\/\/schema\.org\//i, "").toLowerCase());
+      const type = match[1]!.replace(/^https?:\/\/schema\.org\//i, "").toLowerCase();
+      types.add(type);
+      products ||= PRODUCT_TYPES.has(type);
     }
+    offers ||= LD_OFFERS.test(text);
   }
   const has = (set: ReadonlySet<string>) => [...types].some((t) => set.has(t));
   const generator = raw.meta.get("generator")?.[0] ?? "";
@@ -69,7 +76,8 @@ export function classifyPage(raw: RawMetadata, url?: string): PageType {
 
   if (has(FORUM_TYPES) || FORUM_GENERATOR.test(generator)) return "forum";
   if (FORUM_HOST.test(host) || FORUM_PATH.test(path)) return "forum";
-  if (has(PRODUCT_TYPES) || ogType === "product" || ogType === "og:product") return "product";
+  // A Product without offers is the subject of a review or a service's rating snippet.
+  if ((products && offers) || ogType === "product" || ogType === "og:product") return "product";
   if (has(LISTING_TYPES)) return "listing";
   if (has(DOCUMENTATION_TYPES) || DOCUMENTATION_HOST.test(host) || DOCUMENTATION_PATH.test(path)) {
     return "documentation";

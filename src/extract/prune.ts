@@ -79,7 +79,10 @@ const TOC_LINK_SHARE = 0.5;
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
   removeShortBlocks(root, FURNITURE);
-  if (pageType === "product") removeShortBlocks(root, SHOP_NOTICE);
+  if (pageType === "product") {
+    removeShortBlocks(root, SHOP_NOTICE);
+    removeProductAsides(root);
+  }
   removeLinkLists(root);
   removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
@@ -142,6 +145,47 @@ function removeShortBlocks(root: DomElement, pattern: RegExp): void {
     return true;
   });
   for (const el of doomed) el.remove();
+}
+
+/**
+ * Parts of a product page that are about other products or other people: reviews and ratings,
+ * Q&A, recommendation carousels, bundles, recently viewed items. Whole `-`/`_`-separated words
+ * of class or id.
+ */
+const PRODUCT_ASIDE_NAMES =
+  /(?:^|[\s_-])(?:reviews?|ratings?|testimonials?|questions?|qa|q-and-a|recommend\w*|recs|related|similar|also-?(?:bought|viewed|like)?|carousel|slider|upsells?|cross-?sells?|recently(?:-?viewed)?|bundles?|sponsored|cart|basket|wishlist|breadcrumbs?)(?=$|[\s_\d-])/i;
+/** A product aside holding more than this share of the root's text is kept (it is the page). */
+const MAX_PRODUCT_ASIDE_SHARE = 0.6;
+
+/** Removes reviews, recommendations and other products from a product page's root. */
+function removeProductAsides(root: DomElement): void {
+  const stats = measureText(root);
+  const rootChars = stats.get(root)?.chars ?? 0;
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node) || node === root) return true;
+    const names = `${attr(node, "class")} ${attr(node, "id")}`;
+    if (names.length > 1 && PRODUCT_ASIDE_NAMES.test(names)) {
+      const chars = stats.get(node)?.chars ?? 0;
+      if (chars <= rootChars * MAX_PRODUCT_ASIDE_SHARE && !holdsTitle(node)) {
+        doomed.push(node);
+        return false;
+      }
+    }
+    return true;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** True when `el` holds the page's `<h1>`. */
+function holdsTitle(el: DomElement): boolean {
+  let found = false;
+  walk(el, (node) => {
+    if (found || !isElement(node)) return false;
+    if (tagOf(node) === "h1") found = true;
+    return !found;
+  });
+  return found;
 }
 
 /** Phrasing elements, which are furniture only when they are all their parent says. */
