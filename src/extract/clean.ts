@@ -11,7 +11,16 @@
  * kind.
  */
 
-import { attr, type DomElement, type DomNode, isElement, tagOf, textOf, walk } from "./dom.js";
+import {
+  attr,
+  type DomElement,
+  type DomNode,
+  type DomText,
+  isElement,
+  tagOf,
+  textOf,
+  walk,
+} from "./dom.js";
 import type { PageType } from "./page-type.js";
 import { linkDensity, measureText } from "./stats.js";
 
@@ -56,6 +65,9 @@ const ALWAYS_REMOVED_TAGS = new Set([
 const NOSCRIPT_CONTENT_CHARS = 200;
 /** Leading text of such a `<noscript>` looked for elsewhere on the page, to spot a duplicate. */
 const NOSCRIPT_SAMPLE_CHARS = 120;
+
+/** Ids of React's streamed segments (`S:n`) and of the placeholders they fill (`B:n`, `P:n`). */
+const STREAMED_ID = /^[SBP]:[0-9a-z]+$/i;
 
 /** Line-number gutters of code listings, removed in every mode (numbers are not content). */
 const LINE_NUMBERS = /(?:^|\s)(?:linenos|lineno|line-numbers-rows|hljs-ln-numbers)(?:\s|$)/i;
@@ -157,6 +169,10 @@ export function cleanDocument(
 function removeInvisible(body: DomElement): void {
   const doomed: DomNode[] = [];
   const unwrapped: DomElement[] = [];
+  const ariaHidden: DomElement[] = [];
+  const segments: DomElement[] = [];
+  const placeholders = new Map<string, DomElement>();
+  const moves = new Map<string, string>(); // segment id → placeholder id, from the scripts
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
   walk(
     body,
@@ -174,10 +190,20 @@ function removeInvisible(body: DomElement): void {
         unwrapped.push(node);
         return true;
       }
+      if (tag === "script") readStreamedMoves(node, moves);
+      const id = node.getAttribute("id");
+      if (id !== null && STREAMED_ID.test(id)) {
+        if (tag === "template") placeholders.set(id, node);
+        else if (tag === "div" && node.hasAttribute("hidden")) {
+          segments.push(node);
+          return true;
+        }
+      }
       if (ALWAYS_REMOVED_TAGS.has(tag) || isHidden(node, tag) || isLineNumbers(node, tag)) {
         doomed.push(node);
         return false;
       }
+      if (attr(node, "aria-hidden").toLowerCase() === "true") ariaHidden.push(node);
       if (tag === "button" && keepButtons === 0) {
         doomed.push(node);
         return false;
@@ -189,7 +215,9 @@ function removeInvisible(body: DomElement): void {
       if (isTitleHolder(tagOf(el))) keepButtons--;
     },
   );
+  placeStreamedSegments(segments, placeholders, moves);
   for (const node of doomed) node.remove();
+  removeAriaHidden(body, ariaHidden);
   if (unwrapped.length === 0) return;
   // Pages that render the same content for scripts and in a <noscript> keep one copy.
   const pageText = textOf(body);
@@ -197,6 +225,78 @@ function removeInvisible(body: DomElement): void {
     const sample = textOf(el).slice(0, NOSCRIPT_SAMPLE_CHARS);
     if (pageText.indexOf(sample) !== pageText.lastIndexOf(sample)) el.remove();
     else unwrap(el);
+  }
+}
+
+/**
+ * React's streaming server rendering sends the page's content late, in `<div hidden id="S:n">`,
+ * and a script moves it to where `<template id="B:n">` (or `"P:n"`) holds its place. Without
+ * scripts we do that move: the content lands where it belongs, the loading fallback stays out.
+ */
+function placeStreamedSegments(
+  segments: DomElement[],
+  placeholders: Map<string, DomElement>,
+  moves: Map<string, string>,
+): void {
+  for (const segment of segments) {
+    const id = segment.getAttribute("id")!;
+    const n = id.slice(2);
+    const target = moves.get(id);
+    const place = target
+      ? placeholders.get(target)
+      : (placeholders.get(`B:${n}`) ?? placeholders.get(`P:${n}`));
+    const parent = place?.parentNode as DomElement | null | undefined;
+    if (place && parent) {
+      if (place.getAttribute("id")!.startsWith("B:")) removeFallback(place);
+      while (segment.firstChild !== null) parent.insertBefore(segment.firstChild, place);
+      segment.remove();
+    } else {
+      unwrap(segment);
+    }
+  }
+}
+
+/** Removes a Suspense boundary's fallback: the nodes after its template, up to `<!--/$-->`. */
+function removeFallback(template: DomElement): void {
+  let depth = 0;
+  for (let node = template.nextSibling; node !== null; ) {
+    const next = node.nextSibling;
+    if (node.nodeType === 8) {
+      const data = (node as DomText).data;
+      if (data === "/$") {
+        if (depth === 0) return;
+        depth--;
+      } else if (data === "$" || data === "$?" || data === "$!") depth++;
+    }
+    node.remove();
+    node = next;
+  }
+}
+
+/** React's moves: `$RC("B:0","S:0")` fills a boundary, `$RS("S:1","P:1")` a placeholder. */
+const STREAMED_MOVE = /\$R([CS])\("([BPS]:[0-9a-z]+)","([BPS]:[0-9a-z]+)"/gi;
+
+/** Records the segment moves a script makes. */
+function readStreamedMoves(script: DomElement, moves: Map<string, string>): void {
+  const code = textOf(script);
+  if (!code.includes("$R")) return;
+  for (const [, kind, a, b] of code.matchAll(STREAMED_MOVE)) {
+    if (kind === "C") moves.set(b!, a!);
+    else moves.set(a!, b!);
+  }
+}
+
+/**
+ * `aria-hidden` hides decoration from screen readers, and also the whole page behind an open
+ * dialog (a consent banner marks `<main>` hidden until it is answered): an element holding
+ * more than MAX_REMOVED_SHARE of the text is the page and stays.
+ */
+function removeAriaHidden(body: DomElement, candidates: DomElement[]): void {
+  if (candidates.length === 0) return;
+  const stats = measureText(body);
+  const total = stats.get(body)?.chars ?? 0;
+  for (const el of candidates) {
+    if ((stats.get(el)?.chars ?? 0) <= total * MAX_REMOVED_SHARE) el.remove();
   }
 }
 
@@ -225,7 +325,6 @@ function isTitleHolder(tag: string): boolean {
 /** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   if (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") return true;
-  if (attr(el, "aria-hidden").toLowerCase() === "true") return true;
   if (tag === "dialog" && !el.hasAttribute("open")) return true;
   const style = el.getAttribute("style");
   return style !== null && HIDDEN_STYLE.test(style);

@@ -104,4 +104,23 @@ describe("extract: main", () => {
     expect(content).toContain("Download box stays.");
     expect(content).toContain("Address stays.");
   });
+
+  it("puts React's streamed segments where their placeholders are, without the fallback", () => {
+    const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
+      <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
+      <div hidden id="S:0">${prose("Streamed", 3)}</div>
+      <script>$RC("B:0","S:0")</script></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toMatch(/^# Guide\n\nStreamed is a sentence[^]*\n\nClosing words/);
+    expect(content).not.toContain("Loading");
+  });
+
+  it("keeps a page marked aria-hidden behind a dialog, and drops hidden decoration", () => {
+    const html = `<body><div role="dialog"><p>Accept cookies?</p></div>
+      <main aria-hidden="true"><h1>Item</h1>${prose("Item", 3)}
+      <span aria-hidden="true">DECORATION</span></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Item is a sentence");
+    expect(content).not.toContain("DECORATION");
+  });
 });
