@@ -111,7 +111,7 @@ describe("extract: main", () => {
       <div hidden id="S:0">${prose("Streamed", 3)}</div>
       <script>$RC("B:0","S:0")</script></body>`;
     const { content } = convertHtml(html);
-    expect(content).toMatch(/^# Guide\n\nStreamed is a sentence[^]*\n\nClosing words/);
+    expect(content).toMatch(/^# Guide\n\nStreamed is a sentence[\s\S]*\n\nClosing words/);
     expect(content).not.toContain("Loading");
   });
 
