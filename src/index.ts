@@ -4,6 +4,9 @@
 
 export { MemoryStore } from "./cache/memory.js";
 export type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
+export type { LoadConfigOptions } from "./config/load.js";
+export { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "./config/load.js";
+export type { WebFetchConfig } from "./config/schema.js";
 export type { ConvertedDocument, ConvertHtmlOptions } from "./convert/html.js";
 export { convertHtml } from "./convert/html.js";
 export type { ErrorCode } from "./errors.js";
@@ -13,16 +16,38 @@ export type { Logger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
   ExtractMode,
+  ExtractOptions,
   FetchOptions,
+  GrepOptions,
   Locale,
   NetworkMode,
   OutputFormat,
+  ReadOptions,
   RedirectPolicy,
   RobotsPolicy,
+  ToolId,
+  ToolOptions,
+  ToolsOptions,
   WebFetchOptions,
 } from "./options.js";
-export { DEFAULTS } from "./options.js";
-export type { FetchResult } from "./result.js";
+export { DEFAULTS, TOOL_IDS } from "./options.js";
+export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
+export type { FetchResult, GrepResult } from "./result.js";
+export type { GrepMatch } from "./shape/grep.js";
+export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
+export { mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";
+export type { CreateToolsOptions } from "./tools/registry.js";
+export { createTools } from "./tools/registry.js";
+export type { Texts } from "./tools/texts.js";
+export type {
+  Tool,
+  ToolAnnotations,
+  ToolEnv,
+  ToolOutput,
+  ToolResult,
+  ToolSpec,
+} from "./tools/types.js";
+export { defineTool } from "./tools/types.js";
 export { VERSION } from "./version.js";
 export type { WebFetch } from "./webfetch.js";
 export { createWebFetch } from "./webfetch.js";

@@ -8,6 +8,7 @@ import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
+import type { ExtractProgress } from "./pages/extract.js";
 import { VERSION } from "./version.js";
 
 export type OutputFormat = "markdown" | "text";
@@ -16,6 +17,21 @@ export type RedirectPolicy = "follow" | "same-host" | "same-site";
 export type RobotsPolicy = "respect" | "ignore";
 export type NetworkMode = "enabled" | "none";
 export type Locale = "en" | "ja";
+
+/**
+ * Every agent-facing tool of SPEC §4, by its canonical name. Tools of later issues are listed
+ * here already, so their configuration keys are known (and checked) before they land.
+ */
+export const TOOL_IDS = [
+  "web_fetch",
+  "web_extract",
+  "web_search",
+  "web_context",
+  "web_read",
+  "web_grep",
+  "web_fetch_agent",
+] as const;
+export type ToolId = (typeof TOOL_IDS)[number];
 
 /** Options of one fetch: the per-call subset, each defaulting to the instance's value. */
 export interface FetchOptions {
@@ -42,6 +58,30 @@ export interface FetchOptions {
   /** Extra request headers. Authorization and Cookie are dropped when a redirect changes origin. */
   headers?: Record<string, string>;
   /** Cancels the fetch. */
+  signal?: AbortSignal;
+}
+
+/** Options of `web.extract()`: those of a fetch, and progress as each URL finishes. */
+export interface ExtractOptions extends Omit<FetchOptions, "startIndex"> {
+  /** Called as each URL finishes (the CLI prints progress with it). */
+  onProgress?: (progress: ExtractProgress) => void;
+}
+
+/** Options of `web.read()`: a window of a page's full content. */
+export interface ReadOptions {
+  /** Character offset to start from. @default 0 */
+  startIndex?: number;
+  /** Characters to return; a longer rest is cut with a continuation line. @default maxLength */
+  length?: number;
+  /** Cancels a fetch that reading may need (when the page is no longer kept). */
+  signal?: AbortSignal;
+}
+
+/** Options of `web.grep()`. */
+export interface GrepOptions {
+  /** Lines of context before and after each match, 0 to 10. @default 2 */
+  contextLines?: number;
+  /** Cancels a fetch that the search may need (when the page is no longer kept). */
   signal?: AbortSignal;
 }
 
@@ -77,6 +117,12 @@ export interface WebFetchOptions {
   extract?: ExtractMode;
   /** Language of messages. @default "en" */
   locale?: Locale;
+  /**
+   * Directory where the full converted content of every cut page is also written, one file per
+   * page (`savedPath` in the result), so an agent with file tools can read or search the rest.
+   * @default undefined (pages are kept in the cache only)
+   */
+  saveDir?: string;
   /** Cache store, or `false` for none. @default an in-memory LRU of `cacheMaxBytes` */
   cache?: CacheStore | false;
   /** Time a cached page stays fresh, seconds. @default 900 */
@@ -119,6 +165,7 @@ export interface ResolvedOptions {
   format: OutputFormat;
   extract: ExtractMode;
   locale: Locale;
+  saveDir?: string;
   cacheTtl: number;
   cacheMaxBytes: number;
   maxConnectionsPerOrigin: number;
@@ -164,6 +211,50 @@ export const LIMITS = {
   convertThreads: 2,
   /** Heap of one conversion thread, MiB: a page that needs more fails with TOO_LARGE. */
   convertHeapMb: 256,
+  /** Pages whose id (for read and grep) an instance remembers; the oldest are forgotten first. */
+  keptPages: 1_000,
+  /** URLs in one web_extract call (seed 002). */
+  extractMaxUrls: 20,
+  /** Largest window a tool may ask for: a model's context is the real limit. */
+  toolMaxLength: 100_000,
+  /** Longest grep pattern: longer ones are refused before any matching. */
+  grepMaxPattern: 500,
+  /** Matching lines reported by one grep; the rest are counted, not listed. */
+  grepMaxMatches: 100,
+  /** Context lines around a grep match, at most. */
+  grepMaxContext: 10,
+  /** Time one grep may take, ms: a catastrophic regular expression is stopped by it. */
+  grepTimeBudgetMs: 1_000,
+  /** Characters of one line shown in grep output; longer lines are clipped around the match. */
+  grepLineChars: 400,
+} as const;
+
+/** Options of the tool layer (`createTools()`, the MCP server, the adapters). */
+export interface ToolsOptions {
+  /** Prefix of every tool name ("wf_" → wf_web_fetch). @default "" */
+  prefix?: string;
+  /** Settings by canonical tool name; a tool left out keeps its defaults. */
+  tools?: Partial<Record<ToolId, ToolOptions>>;
+}
+
+/** Settings of one tool (`tools.<name>` in the configuration file). */
+export interface ToolOptions {
+  /** `false`: the tool is registered nowhere. @default true */
+  enabled?: boolean;
+  /** Its name, before the prefix. @default the canonical name */
+  name?: string;
+  /** Total deadline of the fetches this tool makes, ms. @default the instance's timeout */
+  timeout?: number;
+  /** Characters of content the tool returns when the model asks for no length. @default the instance's maxLength */
+  maxLength?: number;
+}
+
+/** Defaults of the tool layer. */
+export const TOOL_DEFAULTS = {
+  prefix: "",
+  enabled: true,
+  /** Context lines around a grep match. */
+  grepContextLines: 2,
 } as const;
 
 function positiveInt(name: string, value: number, min = 1): number {
@@ -199,6 +290,7 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
     format: merged.format,
     extract: merged.extract,
     locale: merged.locale,
+    ...(options.saveDir === undefined ? {} : { saveDir: options.saveDir }),
     cacheTtl: positiveInt("cacheTtl", merged.cacheTtl, 0),
     cacheMaxBytes: positiveInt("cacheMaxBytes", merged.cacheMaxBytes),
     maxConnectionsPerOrigin: positiveInt("maxConnectionsPerOrigin", merged.maxConnectionsPerOrigin),

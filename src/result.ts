@@ -4,10 +4,17 @@
  */
 import type { PageMetadata } from "./extract/metadata.js";
 import type { OutputFormat } from "./options.js";
+import type { Grepped } from "./shape/grep.js";
 
 export interface FetchResult extends PageMetadata {
   /** As requested, normalized. */
   url: string;
+  /**
+   * Id of the page's full content: `web.read()` and `web.grep()` (the web_read and web_grep
+   * tools) reach the rest of a cut page through it. One URL fetched with the same options keeps
+   * one id.
+   */
+  id: string;
   /** After redirects. */
   finalUrl: string;
   redirects: { from: string; to: string; status: number }[];
@@ -28,4 +35,15 @@ export interface FetchResult extends PageMetadata {
   /** ISO 8601 time of the network fetch (of the cached copy on a hit). */
   fetchedAt: string;
   timings: { totalMs: number };
+}
+
+/** The answer of `web.grep()`: matching lines of a page's full content. */
+export interface GrepResult extends Grepped {
+  /** The page's id and URLs, as in its FetchResult. */
+  id: string;
+  url: string;
+  finalUrl: string;
+  title?: string;
+  pattern: string;
+  savedPath?: string;
 }

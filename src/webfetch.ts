@@ -14,19 +14,51 @@ import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
+  type ExtractOptions,
   type FetchOptions,
+  type GrepOptions,
   LIMITS,
+  type ReadOptions,
   type RedirectPolicy,
   type ResolvedOptions,
   resolveOptions,
+  TOOL_DEFAULTS,
   type WebFetchOptions,
 } from "./options.js";
-import type { FetchResult } from "./result.js";
+import { type ExtractResult, extractMany } from "./pages/extract.js";
+import { isPageId, type KeptPage, KeptPages, pageId } from "./pages/kept.js";
+import { readSaved, savePage } from "./pages/save.js";
+import type { FetchResult, GrepResult } from "./result.js";
+import { grepContent } from "./shape/grep.js";
 import { shapeContent } from "./shape/truncate.js";
 
 export interface WebFetch {
   /** Fetches one URL: its main content as Markdown (or text) with metadata. Throws WebFetchError. */
   fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  /**
+   * Fetches many URLs concurrently: duplicates merged, invalid URLs and failed fetches listed in
+   * `failed` (never thrown), both lists in input order.
+   *
+   * @example
+   * const { results, failed } = await web.extract(["https://a.example", "https://b.example"]);
+   */
+  extract(urls: readonly string[], options?: ExtractOptions): Promise<ExtractResult>;
+  /**
+   * A window of a page's full content, by the `id` of an earlier result or by URL (fetched if
+   * it is not kept). Same result object as `fetch`.
+   *
+   * @example
+   * const more = await web.read(page.id, { startIndex: page.nextStartIndex, length: 20_000 });
+   */
+  read(ref: string, options?: ReadOptions): Promise<FetchResult>;
+  /**
+   * The lines of a page's full content that match `pattern` (a regular expression, or literal
+   * text when it is not a valid one), with line numbers and context.
+   *
+   * @example
+   * const { matches } = await web.grep(page.id, "install(ation)?", { contextLines: 1 });
+   */
+  grep(ref: string, pattern: string, options?: GrepOptions): Promise<GrepResult>;
   /** The resolved instance options. */
   readonly options: Readonly<ResolvedOptions>;
   /** Closes pooled connections and the cache store. */
@@ -53,6 +85,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const converter = new ConvertPool();
   /** Fetches in flight by cache key: concurrent callers of one URL share one request. */
   const inflight = new Map<string, Promise<CachedPage>>();
+  /** Ids of fetched pages, for read and grep; their content stays in the cache or saveDir. */
+  const pages = new KeptPages(LIMITS.keptPages);
 
   async function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
@@ -102,60 +136,92 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     }
   }
 
-  async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
-    checkCallOptions(call);
-    const started = performance.now();
-    let outcome = "ok";
-    let page: CachedPage | undefined;
-    let cached = false;
-    try {
-      const target = parseTargetUrl(url);
-      if (resolved.network === "none") {
-        throw new WebFetchError(
-          "NETWORK_DISABLED",
-          'Web fetch requires network access (network is "none")',
-          {
-            retryable: false,
-          },
+  /** A page and how it was had: from the cache or the network, and what is kept of it. */
+  interface Loaded {
+    page: CachedPage;
+    cached: boolean;
+    kept: KeptPage;
+  }
+
+  /** The full converted page for `url`: from the cache when fresh enough, else fetched. */
+  async function loadPage(url: string, call: FetchOptions): Promise<Loaded> {
+    const target = parseTargetUrl(url);
+    if (resolved.network === "none") {
+      throw new WebFetchError(
+        "NETWORK_DISABLED",
+        'Web fetch requires network access (network is "none")',
+        {
+          retryable: false,
+        },
+      );
+    }
+    fetcher.checkTarget(target);
+    const format = call.format ?? resolved.format;
+    const extract = call.extract ?? resolved.extract;
+    const key = cacheKey(normalizeUrl(target.url), format, extract, call);
+    if (cache && call.cache !== false) {
+      const hit = await readCache(cache, key, call.maxAge ?? resolved.cacheTtl);
+      // A page reached through redirects this call would not follow is not an answer for it.
+      if (
+        hit &&
+        withinPolicy(
+          hit.page,
+          call.redirects ?? resolved.redirects,
+          call.maxRedirects ?? resolved.maxRedirects,
+        )
+      ) {
+        return { page: hit.page, cached: true, kept: keep(key, hit.page, call) };
+      }
+    }
+    // Callers share a request only under the same network policy; a caller with its own
+    // signal does not share at all, so its cancel cannot fail the others.
+    const flight = `${key}|${policyKey(call, resolved)}`;
+    let pending = call.signal ? undefined : inflight.get(flight);
+    if (!pending) {
+      pending = load(target, call, key);
+      if (!call.signal) {
+        inflight.set(flight, pending);
+        void pending.then(
+          () => inflight.delete(flight),
+          () => inflight.delete(flight),
         );
       }
-      fetcher.checkTarget(target);
-      const format = call.format ?? resolved.format;
-      const extract = call.extract ?? resolved.extract;
-      const key = cacheKey(normalizeUrl(target.url), format, extract, call);
-      if (cache && call.cache !== false) {
-        const hit = await readCache(cache, key, call.maxAge ?? resolved.cacheTtl);
-        // A page reached through redirects this call would not follow is not an answer for it.
-        if (
-          hit &&
-          withinPolicy(
-            hit.page,
-            call.redirects ?? resolved.redirects,
-            call.maxRedirects ?? resolved.maxRedirects,
-          )
-        ) {
-          page = hit.page;
-          cached = true;
-        }
-      }
-      if (!page) {
-        // Callers share a request only under the same network policy; a caller with its own
-        // signal does not share at all, so its cancel cannot fail the others.
-        const flight = `${key}|${policyKey(call, resolved)}`;
-        let pending = call.signal ? undefined : inflight.get(flight);
-        if (!pending) {
-          pending = load(target, call, key);
-          if (!call.signal) {
-            inflight.set(flight, pending);
-            void pending.then(
-              () => inflight.delete(flight),
-              () => inflight.delete(flight),
-            );
-          }
-        }
-        page = await pending;
-      }
-      return toResult(page, call, resolved, cached, performance.now() - started);
+    }
+    const page = await pending;
+    return { page, cached: false, kept: keep(key, page, call) };
+  }
+
+  /** Remembers a page's id, and how to fetch the same content again. */
+  function keep(key: string, page: CachedPage, call: FetchOptions): KeptPage {
+    const { content: _content, ...meta } = page;
+    const kept: KeptPage = {
+      id: pageId(key),
+      key,
+      url: page.url,
+      call: {
+        format: call.format ?? resolved.format,
+        extract: call.extract ?? resolved.extract,
+        ...(call.robots ? { robots: call.robots } : {}),
+        ...(call.headers ? { headers: call.headers } : {}),
+      },
+      meta,
+    };
+    pages.remember(kept);
+    return pages.byId(kept.id) ?? kept;
+  }
+
+  /** Loads a page and logs one line for it, whatever `use` then does with it. */
+  async function withPage<T>(
+    url: string,
+    call: FetchOptions,
+    use: (loaded: Loaded, started: number) => T | Promise<T>,
+  ): Promise<T> {
+    const started = performance.now();
+    let outcome = "ok";
+    let loaded: Loaded | undefined;
+    try {
+      loaded = await loadPage(url, call);
+      return await use(loaded, started);
     } catch (error) {
       outcome = isWebFetchError(error) ? error.code : "ERROR";
       throw error;
@@ -163,11 +229,11 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       logger.info(
         {
           url,
-          finalUrl: page?.finalUrl,
-          status: page?.status,
-          bytes: page?.content.length,
+          finalUrl: loaded?.page.finalUrl,
+          status: loaded?.page.status,
+          bytes: loaded?.page.content.length,
           ms: Math.round(performance.now() - started),
-          cached,
+          cached: loaded?.cached ?? false,
           outcome,
         },
         "fetch",
@@ -175,8 +241,127 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     }
   }
 
+  async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
+    checkCallOptions(call);
+    return withPage(url, call, async ({ page, cached, kept }, started) => {
+      const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
+      // A cache hit that was saved before has its file already; fresh content is written anew.
+      if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
+        kept.savedPath = await savePage(resolved.saveDir, {
+          id: kept.id,
+          finalUrl: page.finalUrl,
+          format: result.format,
+          content: page.content,
+        });
+        pages.remember(kept);
+      }
+      if (kept.savedPath) result.savedPath = kept.savedPath;
+      return result;
+    });
+  }
+
+  /**
+   * The full content behind a page id or URL: the cache (at any age it still holds), else the
+   * saved file, else the network again with the options it was first fetched with.
+   */
+  async function fullPage(ref: string, signal?: AbortSignal): Promise<Loaded> {
+    let kept: KeptPage | undefined;
+    if (isPageId(ref)) {
+      kept = pages.byId(ref);
+      if (!kept) {
+        throw new WebFetchError(
+          "INVALID_INPUT",
+          `Unknown page id ${ref}: fetch the page again and use the id of that result`,
+          { retryable: false },
+        );
+      }
+    } else {
+      kept = pages.byUrl(normalizeUrl(parseTargetUrl(ref).url));
+    }
+    if (kept) {
+      const entry = await cache?.get(kept.key);
+      if (entry) return { page: entry.page, cached: true, kept };
+      const saved = kept.savedPath ? await readSaved(kept.savedPath) : undefined;
+      if (saved !== undefined)
+        return { page: { ...kept.meta, content: saved }, cached: true, kept };
+    }
+    const call: FetchOptions = { ...kept?.call, ...(signal ? { signal } : {}) };
+    return withPage(kept?.url ?? ref, call, (loaded) => loaded);
+  }
+
+  async function readPage(ref: string, options: ReadOptions = {}): Promise<FetchResult> {
+    const { startIndex, length } = options;
+    checkCallOptions({
+      ...(startIndex === undefined ? {} : { startIndex }),
+      ...(length === undefined ? {} : { maxLength: length }),
+    });
+    const started = performance.now();
+    const { page, cached, kept } = await fullPage(ref, options.signal);
+    const call: FetchOptions = {
+      ...kept.call,
+      ...(startIndex === undefined ? {} : { startIndex }),
+      ...(length === undefined ? {} : { maxLength: length }),
+    };
+    const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
+    if (kept.savedPath) result.savedPath = kept.savedPath;
+    return result;
+  }
+
+  async function grepPage(
+    ref: string,
+    pattern: string,
+    options: GrepOptions = {},
+  ): Promise<GrepResult> {
+    const contextLines = options.contextLines ?? TOOL_DEFAULTS.grepContextLines;
+    if (
+      !Number.isInteger(contextLines) ||
+      contextLines < 0 ||
+      contextLines > LIMITS.grepMaxContext
+    ) {
+      throw new RangeError(
+        `contextLines must be an integer from 0 to ${LIMITS.grepMaxContext}, got ${contextLines}`,
+      );
+    }
+    if (
+      typeof pattern !== "string" ||
+      pattern.length === 0 ||
+      pattern.length > LIMITS.grepMaxPattern
+    ) {
+      throw new RangeError(`pattern must be 1 to ${LIMITS.grepMaxPattern} characters`);
+    }
+    const { page, kept } = await fullPage(ref, options.signal);
+    return {
+      id: kept.id,
+      url: page.url,
+      finalUrl: page.finalUrl,
+      ...optional("title", page.title),
+      pattern,
+      ...grepContent(page.content, pattern, { contextLines }),
+      ...optional("savedPath", kept.savedPath),
+    };
+  }
+
+  async function extractPages(
+    urls: readonly string[],
+    options: ExtractOptions = {},
+  ): Promise<ExtractResult> {
+    if (!Array.isArray(urls) || urls.length === 0) {
+      throw new RangeError("urls must be a non-empty array of URLs");
+    }
+    const { onProgress, ...call } = options;
+    checkCallOptions(call);
+    return extractMany(urls, {
+      fetch: (url) => fetchPage(url, call),
+      onInsecure: (url) => logger.warn({ url }, "plain http: the page travels unencrypted"),
+      ...(onProgress ? { onProgress } : {}),
+    });
+  }
+
   return {
     fetch: fetchPage,
+    extract: extractPages,
+    read: readPage,
+    grep: grepPage,
     options: resolved,
     async close() {
       await fetcher.close();
@@ -254,6 +439,7 @@ function toResult(
   resolved: ResolvedOptions,
   cached: boolean,
   ms: number,
+  id: string,
 ): FetchResult {
   const maxLength = call.maxLength ?? resolved.maxLength;
   const startIndex = call.startIndex ?? 0;
@@ -267,6 +453,7 @@ function toResult(
   const shaped = shapeContent(page.content, { startIndex, maxLength });
   const result: FetchResult = {
     url: page.url,
+    id,
     finalUrl: page.finalUrl,
     redirects: page.redirects,
     status: page.status,

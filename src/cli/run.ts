@@ -4,51 +4,35 @@
  */
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { loadConfig, optionsFromConfig } from "../config/load.js";
 import { convertHtml } from "../convert/html.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import { createLogger, silentLogger } from "../log.js";
-import { parseAddressRules } from "../net/allowlist.js";
-import { type FetchOptions, resolveOptions, type WebFetchOptions } from "../options.js";
+import type { FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
 import { VERSION } from "../version.js";
 import { createWebFetch } from "../webfetch.js";
+import { type ExtractFlags, extractCommand } from "./extract.js";
+import {
+  type CliIO,
+  EXIT,
+  errorJson,
+  errorLine,
+  type GlobalFlags,
+  USAGE_CODES,
+  withNewline,
+} from "./io.js";
+import { mcpCommand } from "./mcp.js";
+import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+import { type ToolsFlags, toolsCommand } from "./tools.js";
 
-/** The streams and environment the CLI runs with. */
-export interface CliIO {
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
-  stdin?: AsyncIterable<Buffer | string>;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-}
+export type { CliIO } from "./io.js";
+export { EXIT } from "./io.js";
 
-/** Exit statuses (SPEC §2). */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-/** Codes that mean the user asked for something malformed, not that a fetch failed. */
-const USAGE_CODES = new Set(["INVALID_INPUT"]);
-
-interface GlobalFlags {
-  json?: boolean;
-  config?: string;
-  allowAddress?: string[];
-  locale?: "en" | "ja";
-  verbose?: boolean;
-}
-
-interface FetchFlags extends GlobalFlags {
-  extractMode?: "markdown" | "text";
-  full?: boolean;
-  maxLength?: number;
+interface FetchFlags extends CallFlags {
   startIndex?: number;
   query?: string;
   prompt?: string;
-  timeout?: number;
-  cache?: boolean;
   redirects?: "follow" | "same-host" | "same-site";
   maxRedirects?: number;
-  ignoreRobots?: boolean;
   userAgent?: string;
   maxAge?: number;
   render?: "never" | "auto" | "always";
@@ -92,6 +76,16 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const env = io.env ?? process.env;
   let status: number = EXIT.ok;
   let jsonErrors = argv.includes("--json");
+
+  /** A command's action: its flags merged with the global ones, its operands, its status. */
+  const action =
+    <F extends GlobalFlags>(handler: (flags: F, operands: string[]) => Promise<number>) =>
+    async (...params: unknown[]) => {
+      const command = params.at(-1) as Command;
+      const flags = command.optsWithGlobals<F>();
+      jsonErrors = Boolean(flags.json);
+      status = await handler(flags, command.args);
+    };
 
   const program = new Command("webfetch")
     .description("Safe, fast and faithful web access for LLM agents: any URL to clean Markdown.")
@@ -146,11 +140,35 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .addOption(
       new Option("--render <mode>", "JavaScript rendering").choices(["never", "auto", "always"]),
     )
-    .action(async (urls: string[], _flags: FetchFlags, command: Command) => {
-      const flags = command.optsWithGlobals<FetchFlags>();
-      jsonErrors = Boolean(flags.json);
-      status = await fetchCommand(urls, flags, io, env);
-    });
+    .action(action<FetchFlags>((flags, urls) => fetchCommand(urls, flags, io, env)));
+
+  program
+    .command("extract")
+    .description("fetch many URLs at once; failures are listed, never fatal (progress on stderr)")
+    .argument("<url...>", "http or https URLs (duplicates are merged)")
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .option("--full", "the whole page, not only the main content")
+    .option("--max-length <n>", "characters of content per URL (default 20000)", integer(1))
+    .option("--query <q>", "keep only the passages relevant to this query")
+    .option("--timeout <s>", "total deadline per URL in seconds (default 30)", seconds)
+    .option("--no-cache", "fetch fresh, ignoring cached copies")
+    .option("--ignore-robots", "do not obey robots.txt for this call")
+    .action(action<ExtractFlags>((flags, urls) => extractCommand(urls, flags, io, env)));
+
+  program
+    .command("mcp")
+    .description("serve the tools over MCP on stdio (logs go to stderr)")
+    .action(action<GlobalFlags>((flags) => mcpCommand(flags, io, env)));
+
+  program
+    .command("tools")
+    .description("print the tool schemas as a JSON array")
+    .addOption(
+      new Option("--format <format>", "schema format")
+        .choices(["mcp", "openai", "anthropic"])
+        .default("mcp"),
+    )
+    .action(action<ToolsFlags>((flags) => toolsCommand(flags, io, env)));
 
   program
     .command("convert")
@@ -211,19 +229,14 @@ async function fetchCommand(
       },
     );
   }
-  const options = instanceOptions(flags, io, env);
+  const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: FetchOptions = {
-    ...(flags.extractMode ? { format: flags.extractMode } : {}),
-    ...(flags.full ? { extract: "full" as const } : {}),
-    ...(flags.maxLength !== undefined ? { maxLength: flags.maxLength } : {}),
+    ...callOptions(flags),
     ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
-    ...(flags.timeout !== undefined ? { timeout: Math.round(flags.timeout * 1000) } : {}),
-    ...(flags.cache === false ? { cache: false } : {}),
     ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
-    ...(flags.ignoreRobots ? { robots: "ignore" as const } : {}),
   };
   try {
     const settled = await Promise.allSettled(urls.map((url) => web.fetch(url, call)));
@@ -266,49 +279,12 @@ function section(result: FetchResult): string {
   return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content)}\n`;
 }
 
-/** Instance options: config file, then environment, then flags (later wins). */
-function instanceOptions(flags: FetchFlags, io: CliIO, env: NodeJS.ProcessEnv): WebFetchOptions {
-  const config = loadConfig({ path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) });
-  const options = optionsFromConfig(config);
-  const fromEnv = (env.WEBFETCH_ALLOW_ADDRESSES ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const allow = [...(options.allowAddresses ?? []), ...fromEnv, ...(flags.allowAddress ?? [])];
-  if (allow.length > 0) options.allowAddresses = allow;
-  if (flags.userAgent) options.userAgent = flags.userAgent;
-  if (flags.locale) options.locale = flags.locale;
-  options.logger = flags.verbose ? createLogger("info") : silentLogger;
-  try {
-    // Validate now so a bad --allow-address is a usage error, not a crash later.
-    resolveOptions(options);
-    parseAddressRules(options.allowAddresses ?? []);
-  } catch (error) {
-    throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
-  }
-  return options;
-}
-
-function errorJson(error: unknown): { code: string; message: string } {
-  if (isWebFetchError(error)) return { code: error.code, message: error.message };
-  return { code: "ERROR", message: error instanceof Error ? error.message : String(error) };
-}
-
-function errorLine(error: unknown, url?: string): string {
-  const { code, message } = errorJson(error);
-  return `webfetch: ${url ? `${url}: ` : ""}${code}: ${message}\n`;
-}
-
 function reportError(error: unknown, json: boolean, io: CliIO): number {
   if (json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
   else io.stderr.write(errorLine(error));
   if (isWebFetchError(error)) return USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
   // Unexpected errors (a file that cannot be read) are failures, not usage.
   return EXIT.failed;
-}
-
-function withNewline(text: string): string {
-  return text.endsWith("\n") ? text : `${text}\n`;
 }
 
 async function readInput(file: string): Promise<string> {

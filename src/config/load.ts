@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "yaml";
 import { WebFetchError } from "../errors.js";
-import type { WebFetchOptions } from "../options.js";
+import { TOOL_IDS, type ToolOptions, type ToolsOptions, type WebFetchOptions } from "../options.js";
 import { configSchema, type WebFetchConfig } from "./schema.js";
 
 /** The file looked for in the working directory when no path is given. */
@@ -110,8 +110,39 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (f.allowed_domains) out.allowedDomains = f.allowed_domains;
   if (f.blocked_domains) out.blockedDomains = f.blocked_domains;
   if (f.max_length !== undefined) out.maxLength = f.max_length;
+  if (f.save_dir) out.saveDir = f.save_dir;
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
+  return out;
+}
+
+/**
+ * Tool-layer options from a config: `tools.prefix` and each `tools.<name>` section, seed 000's
+ * keys as written (`timeout_seconds`, `max_content_length`). A tool without a section keeps its
+ * defaults, so a config without `tools` enables every tool.
+ */
+export function toolsOptionsFromConfig(config: WebFetchConfig): ToolsOptions {
+  const section = config.tools ?? {};
+  const out: ToolsOptions = {};
+  if (section.prefix) out.prefix = section.prefix;
+  for (const id of TOOL_IDS) {
+    const tool = section[id];
+    if (!tool) continue;
+    // `${WEB_FETCH_API_ENDPOINT}` with the variable unset expands to "", which means no endpoint.
+    if (tool.api_endpoint) {
+      throw configError(
+        `tools.${id}.api_endpoint: delegating fetches to a service is not available in this version ` +
+          "(it comes with the HTTP service); remove the key to fetch directly",
+      );
+    }
+    const options: ToolOptions = {};
+    if (tool.enabled !== undefined) options.enabled = tool.enabled;
+    if (tool.name) options.name = tool.name;
+    if (tool.timeout_seconds !== undefined)
+      options.timeout = Math.round(tool.timeout_seconds * 1000);
+    if (tool.max_content_length !== undefined) options.maxLength = tool.max_content_length;
+    out.tools = { ...out.tools, [id]: options };
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
+import { TOOL_IDS, type ToolId } from "../options.js";
 
 /**
  * Numbers and booleans may come from `${VAR}` expansion, which yields text: "30" and "true"
@@ -30,6 +31,12 @@ const toolSchema = z
   .partial()
   .strict();
 
+/** One section per known tool, so a misspelt name is an error rather than silently ignored. */
+const toolSections = Object.fromEntries(TOOL_IDS.map((id) => [id, toolSchema])) as Record<
+  ToolId,
+  typeof toolSchema
+>;
+
 export const configSchema = z
   .object({
     locale: z.enum(["en", "ja"]),
@@ -48,6 +55,7 @@ export const configSchema = z
         allowed_domains: z.array(z.string()),
         blocked_domains: z.array(z.string()),
         max_length: number().pipe(z.number().int().positive()),
+        save_dir: z.string(),
       })
       .partial()
       .strict(),
@@ -79,7 +87,15 @@ export const configSchema = z
       })
       .partial()
       .strict(),
-    tools: z.object({ prefix: z.string() }).partial().catchall(toolSchema),
+    tools: z
+      .object({
+        prefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{0,32}$/, "must be at most 32 letters, digits, _ or -"),
+        ...toolSections,
+      })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliIO, run } from "../../src/cli/run.js";
+import { run } from "../../src/cli/run.js";
+import { runCli } from "../helpers/cli.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
 
 let server: FixtureServer;
@@ -18,19 +18,7 @@ afterAll(async () => {
 });
 
 /** Runs the CLI in-process. Loopback is reached by IP with --allow-address for the fixture port. */
-async function cli(args: string[], stdin?: string) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { PATH: process.env.PATH },
-    cwd: tmpdir(),
-    ...(stdin === undefined ? {} : { stdin: Readable.from([Buffer.from(stdin)]) }),
-  };
-  const status = await run(args, io);
-  return { status, stdout, stderr };
-}
+const cli = (args: string[], stdin?: string) => runCli(args, stdin === undefined ? {} : { stdin });
 
 const allow = () => ["--allow-address", `127.0.0.1:${server.port}`];
 const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;

@@ -1,0 +1,52 @@
+/**
+ * `webfetch extract <url...>`: many URLs through web.extract(), printed in seed 002's layout (or
+ * `{results, failed}` with --json), progress on stderr when it is a terminal.
+ */
+import { WebFetchError } from "../errors.js";
+import type { ExtractOptions } from "../options.js";
+import type { ExtractProgress } from "../pages/extract.js";
+import { extractText } from "../tools/format.js";
+import { textsFor } from "../tools/texts.js";
+import { createWebFetch } from "../webfetch.js";
+import { type CliIO, EXIT, withNewline } from "./io.js";
+import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+
+export interface ExtractFlags extends CallFlags {
+  query?: string;
+}
+
+export async function extractCommand(
+  urls: string[],
+  flags: ExtractFlags,
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  if (flags.query !== undefined) {
+    throw new WebFetchError("INVALID_INPUT", "--query is not available in this version yet", {
+      retryable: false,
+    });
+  }
+  const { options } = cliSetup(flags, io, env);
+  const web = createWebFetch(options);
+  const call: ExtractOptions = {
+    ...callOptions(flags),
+    ...(io.stderr.isTTY ? { onProgress: (p: ExtractProgress) => progress(p, io) } : {}),
+  };
+  try {
+    const result = await web.extract(urls, call);
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      const texts = textsFor(web.options.locale);
+      io.stdout.write(withNewline(extractText(result, { texts, nameOf: () => undefined })));
+    }
+    return result.failed.length > 0 ? EXIT.failed : EXIT.ok;
+  } finally {
+    await web.close();
+  }
+}
+
+/** One line per finished URL: `[2/5] ok https://…` or `[3/5] HTTP_ERROR https://…`. */
+function progress(p: ExtractProgress, io: CliIO): void {
+  io.stderr.write(`[${p.done}/${p.total}] ${p.error ? p.error.code : "ok"} ${p.url}\n`);
+}

@@ -1,0 +1,81 @@
+/**
+ * Options of a CLI run: the configuration file, then the environment, then the flags (later
+ * wins). One loader for every command, so `fetch`, `extract`, `mcp` and `tools` read the same
+ * file the same way.
+ */
+import { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "../config/load.js";
+import { WebFetchError } from "../errors.js";
+import { createLogger, type Logger, silentLogger } from "../log.js";
+import { parseAddressRules } from "../net/allowlist.js";
+import {
+  type FetchOptions,
+  resolveOptions,
+  TOOL_IDS,
+  type ToolsOptions,
+  type WebFetchOptions,
+} from "../options.js";
+import { toolNames } from "../tools/registry.js";
+import type { CliIO, GlobalFlags } from "./io.js";
+
+export interface CliSetup {
+  options: WebFetchOptions;
+  tools: ToolsOptions;
+}
+
+/**
+ * The instance and tool options of a run. Fetches log only with --verbose unless `logger` is
+ * given (the MCP server logs to stderr always).
+ */
+export function cliSetup(
+  flags: GlobalFlags & { userAgent?: string },
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+  logger?: Logger,
+): CliSetup {
+  const config = loadConfig({ path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) });
+  const options = optionsFromConfig(config);
+  const tools = toolsOptionsFromConfig(config);
+  const fromEnv = (env.WEBFETCH_ALLOW_ADDRESSES ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const allow = [...(options.allowAddresses ?? []), ...fromEnv, ...(flags.allowAddress ?? [])];
+  if (allow.length > 0) options.allowAddresses = allow;
+  if (flags.userAgent) options.userAgent = flags.userAgent;
+  if (flags.locale) options.locale = flags.locale;
+  options.logger = logger ?? (flags.verbose ? createLogger("info") : silentLogger);
+  try {
+    // Validate now so a bad --allow-address is a usage error, not a crash later.
+    resolveOptions(options);
+    parseAddressRules(options.allowAddresses ?? []);
+    toolNames(
+      TOOL_IDS.filter((id) => tools.tools?.[id]?.enabled !== false),
+      tools,
+    );
+  } catch (error) {
+    throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
+  }
+  return { options, tools };
+}
+
+/** Flags that `fetch` and `extract` share, each a per-call option. */
+export interface CallFlags extends GlobalFlags {
+  extractMode?: "markdown" | "text";
+  full?: boolean;
+  maxLength?: number;
+  timeout?: number;
+  cache?: boolean;
+  ignoreRobots?: boolean;
+}
+
+/** The per-call options those flags set; flags not given leave the instance's defaults. */
+export function callOptions(flags: CallFlags): FetchOptions {
+  return {
+    ...(flags.extractMode ? { format: flags.extractMode } : {}),
+    ...(flags.full ? { extract: "full" as const } : {}),
+    ...(flags.maxLength !== undefined ? { maxLength: flags.maxLength } : {}),
+    ...(flags.timeout !== undefined ? { timeout: Math.round(flags.timeout * 1000) } : {}),
+    ...(flags.cache === false ? { cache: false } : {}),
+    ...(flags.ignoreRobots ? { robots: "ignore" as const } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The pages an instance has fetched, by id, so read and grep can reach a page's full content
+ * after a cut result. Only a small descriptor is kept here: the content itself stays in the
+ * cache (or in `saveDir`), so nothing is held twice and the cache's byte bound still holds.
+ */
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { CachedPage } from "../cache/store.js";
+import type { FetchOptions } from "../options.js";
+
+/** The per-call options that made a page's content (and its cache key). */
+export type ContentOptions = Pick<FetchOptions, "format" | "extract" | "robots" | "headers">;
+
+/** What is remembered of a fetched page. */
+export interface KeptPage {
+  id: string;
+  /** Cache key of its full content. */
+  key: string;
+  /** The URL as requested, normalized. */
+  url: string;
+  /** The options to fetch it again with the same content. */
+  call: ContentOptions;
+  /** The page without its content, to rebuild it from `savedPath`. */
+  meta: Omit<CachedPage, "content">;
+  savedPath?: string;
+}
+
+/** Ids look like `p_` and 12 hex digits; anything else is read as a URL. */
+const ID = /^p_[0-9a-f]{12}$/;
+
+/** True when `ref` is a page id rather than a URL. */
+export function isPageId(ref: string): boolean {
+  return ID.test(ref);
+}
+
+/**
+ * The id of a page's content: derived from its cache key, so the same URL fetched with the same
+ * options keeps one id (and a shared cache would give every process the same id).
+ */
+export function pageId(key: string): string {
+  return `p_${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
+}
+
+/** A bounded map of kept pages by id, and of the latest id by URL. */
+export class KeptPages {
+  readonly #byId: LRUCache<string, KeptPage>;
+  readonly #byUrl: LRUCache<string, string>;
+
+  constructor(max: number) {
+    this.#byId = new LRUCache({ max });
+    this.#byUrl = new LRUCache({ max });
+  }
+
+  remember(page: KeptPage): void {
+    const previous = this.#byId.get(page.id);
+    // A page saved before keeps its file when a cache hit brings it back without saving.
+    const savedPath = page.savedPath ?? previous?.savedPath;
+    this.#byId.set(page.id, savedPath ? { ...page, savedPath } : page);
+    this.#byUrl.set(page.url, page.id);
+  }
+
+  byId(id: string): KeptPage | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The page most recently fetched from this (normalized) URL. */
+  byUrl(url: string): KeptPage | undefined {
+    const id = this.#byUrl.get(url);
+    return id === undefined ? undefined : this.#byId.get(id);
+  }
+}

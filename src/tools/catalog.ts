@@ -1,0 +1,17 @@
+/**
+ * The tools webfetch offers, in the order hosts list them. A new tool (web_search, web_context,
+ * web_fetch_agent) is a spec module and one line here; the registry, the runner and every
+ * adapter pick it up unchanged.
+ */
+import type { ToolSpec } from "./types.js";
+import { webExtractTool } from "./web-extract.js";
+import { webFetchTool } from "./web-fetch.js";
+import { webGrepTool } from "./web-grep.js";
+import { webReadTool } from "./web-read.js";
+
+export const BUILTIN_TOOLS: readonly ToolSpec[] = [
+  webFetchTool,
+  webExtractTool,
+  webReadTool,
+  webGrepTool,
+];

@@ -1,0 +1,107 @@
+/**
+ * The text a model reads: a short header (title, final URL), the content, and for a cut page a
+ * continuation line in the tool's language; seed 002 §3.4's layout for many URLs; grep's
+ * numbered lines. Structured results are left as the library returns them.
+ */
+import type { ExtractResult } from "../pages/extract.js";
+import type { FetchResult, GrepResult } from "../result.js";
+import { continuationLine } from "../shape/truncate.js";
+import type { ErrorInfo, Texts } from "./texts.js";
+import type { ToolEnv } from "./types.js";
+
+/** What formatting needs: the language, and the current names of tools it may point to. */
+export type TextEnv = Pick<ToolEnv, "texts" | "nameOf">;
+
+/** The page's content with its continuation line in the tool's words (naming the id's tools). */
+export function contentText(result: FetchResult, env: TextEnv): string {
+  const next = result.nextStartIndex;
+  if (!result.truncated || next === undefined) return result.content;
+  const line = continuationLine(next, result.totalLength);
+  const body = result.content.endsWith(line)
+    ? result.content.slice(0, -line.length).trimEnd()
+    : result.content;
+  const continuation = env.texts.continuation({
+    next,
+    total: result.totalLength,
+    id: result.id,
+    read: env.nameOf("web_read"),
+    grep: env.nameOf("web_grep"),
+  });
+  return `${body}\n\n${continuation}`;
+}
+
+/** Title, final URL (and saved file), then the content. */
+export function pageText(result: FetchResult, env: TextEnv): string {
+  const { labels } = env.texts;
+  const header = [
+    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
+    `${labels.url}: ${result.finalUrl}`,
+    ...(result.savedPath ? [`${labels.savedPath}: ${result.savedPath}`] : []),
+  ];
+  return `${header.join("\n")}\n\n${contentText(result, env)}`;
+}
+
+/** Seed 002 §3.4: one section per URL, `---` between them, then the failed URLs. */
+export function extractText(result: ExtractResult, env: TextEnv): string {
+  const t = env.texts.extract;
+  const sections = result.results.map((r) => `${t.item(r.url)}\n${contentText(r, env)}`);
+  const failed = result.failed.map((f) =>
+    t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),
+  );
+  const failedPart = failed.length > 0 ? `${t.failedHeading}\n${failed.join("\n")}` : "";
+  if (sections.length === 0) {
+    return [t.heading, t.none, failedPart].filter(Boolean).join("\n\n");
+  }
+  const body = [...sections, ...(failedPart ? [failedPart] : [])].join("\n\n---\n\n");
+  return `${t.heading}\n\n${body}`;
+}
+
+/** A summary, then each match grep-style: `N: line` for matches, `N- line` around them. */
+export function grepText(result: GrepResult, env: TextEnv): string {
+  const { labels, grep: t } = env.texts;
+  const header = [
+    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
+    `${labels.url}: ${result.finalUrl}`,
+  ];
+  const notes = [
+    ...(result.fallback === "invalid-regex" ? [t.invalidRegex] : []),
+    ...(result.fallback === "slow-regex" ? [t.slowRegex] : []),
+    result.matchCount === 0
+      ? t.none(result.pattern)
+      : t.summary(result.matchCount, result.pattern, result.totalLines),
+    ...(result.matches.length < result.matchCount ? [t.shown(result.matches.length)] : []),
+    ...(result.incomplete ? [t.incomplete] : []),
+  ];
+  const blocks = grepBlocks(result);
+  return [header.join("\n"), notes.join("\n"), ...(blocks ? [blocks] : [])].join("\n\n");
+}
+
+/** Matches and their context as numbered lines; overlapping context is printed once. */
+function grepBlocks(result: GrepResult): string {
+  const lines = new Map<number, { text: string; match: boolean }>();
+  for (const m of result.matches) {
+    m.before.forEach((text, i) => {
+      const n = m.line - m.before.length + i;
+      if (!lines.has(n)) lines.set(n, { text, match: false });
+    });
+    lines.set(m.line, { text: m.text, match: true });
+    m.after.forEach((text, i) => {
+      const n = m.line + 1 + i;
+      if (!lines.get(n)?.match) lines.set(n, { text, match: false });
+    });
+  }
+  const out: string[] = [];
+  let previous: number | undefined;
+  for (const n of [...lines.keys()].sort((a, b) => a - b)) {
+    if (previous !== undefined && n > previous + 1) out.push("--");
+    const line = lines.get(n)!;
+    out.push(`${n}${line.match ? ":" : "-"} ${line.text}`);
+    previous = n;
+  }
+  return out.join("\n");
+}
+
+/** The message in the tool's language, then the code (seed 002 §5.3's two lines). */
+export function errorText(error: ErrorInfo, texts: Texts): string {
+  return `${texts.errorMessage(error)}\n${texts.labels.errorType}: ${error.code}`;
+}

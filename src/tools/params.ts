@@ -1,0 +1,29 @@
+/** Input parameters several tools share, with the seeds' snake_case names and bounds. */
+import { z } from "zod";
+import { LIMITS } from "../options.js";
+import type { Texts } from "./texts.js";
+
+/**
+ * A URL as a plain string: the URL policy checks it in the handler, so a bad one is an
+ * `INVALID_URL` result in the tool's language rather than a schema error.
+ */
+export const urlParam = (t: Texts) => z.string().min(1).describe(t.params.url);
+
+export const extractModeParam = (t: Texts) =>
+  z.enum(["markdown", "text"]).optional().describe(t.params.extract_mode);
+
+export const queryParam = (t: Texts) =>
+  z.string().min(1).max(1000).optional().describe(t.params.query);
+
+/** A window length a model may ask for. */
+export const lengthParam = (describe: string) =>
+  z.number().int().min(1).max(LIMITS.toolMaxLength).optional().describe(describe);
+
+export const startIndexParam = (t: Texts) =>
+  z.number().int().min(0).optional().describe(t.params.start_index);
+
+/** A page fetched earlier: its id, or its URL. */
+export const pageRefParams = (t: Texts) => ({
+  url: z.string().min(1).optional().describe(t.params.url),
+  id: z.string().min(1).max(64).optional().describe(t.params.id),
+});

@@ -1,0 +1,87 @@
+/**
+ * The tool boundary: input validated with the tool's schema, the handler run, every failure
+ * turned into an error result (a tool never throws into its host), and one log line per call
+ * with the tool, its outcome and `execution_time_ms` (seed 002 §5).
+ */
+import type { z } from "zod";
+import { isWebFetchError, WebFetchError } from "../errors.js";
+import { errorText } from "./format.js";
+import type { ErrorInfo, Texts } from "./texts.js";
+import type { ToolEnv, ToolLogger, ToolResult, ToolSpec } from "./types.js";
+
+export interface RunToolOptions {
+  spec: ToolSpec;
+  inputSchema: z.ZodObject;
+  env: Omit<ToolEnv, "signal">;
+  logger: ToolLogger;
+}
+
+/** Runs one call of a tool. Never throws. */
+export async function runTool(
+  tool: RunToolOptions,
+  args: unknown,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  const started = performance.now();
+  const name = tool.env.settings.name;
+  tool.logger.debug({ tool: name }, "tool start");
+  let result: ToolResult;
+  let code: string | undefined;
+  try {
+    const parsed = tool.inputSchema.safeParse(args ?? {});
+    if (!parsed.success) {
+      throw new WebFetchError("INVALID_INPUT", describeIssues(parsed.error), { retryable: false });
+    }
+    const output = await tool.spec.handle(parsed.data, {
+      ...tool.env,
+      ...(signal ? { signal } : {}),
+    });
+    result = { ...output, isError: false };
+  } catch (error) {
+    const info = errorInfo(error);
+    code = info.code;
+    result = errorResult(info, tool.env.texts);
+  }
+  tool.logger.info(
+    {
+      tool: name,
+      outcome: result.isError ? "failed" : "success",
+      ...(code ? { code } : {}),
+      execution_time_ms: Math.round((performance.now() - started) * 100) / 100,
+    },
+    "tool",
+  );
+  return result;
+}
+
+/** An error result: the message in the tool's language and the code; the object for programs. */
+export function errorResult(info: ErrorInfo, texts: Texts): ToolResult {
+  return {
+    text: errorText(info, texts),
+    structured: { error: { code: info.code, message: info.message } },
+    isError: true,
+  };
+}
+
+/** Runtime failures keep their code; a RangeError is a bad argument the schema let through. */
+function errorInfo(error: unknown): ErrorInfo {
+  if (isWebFetchError(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.location ? { location: error.location } : {}),
+    };
+  }
+  if (error instanceof RangeError) return { code: "INVALID_INPUT", message: error.message };
+  return {
+    code: "INTERNAL_ERROR",
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** Zod issues as `param: problem`, the form a model can act on. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)
+    .join("; ");
+}

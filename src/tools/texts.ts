@@ -1,0 +1,273 @@
+/**
+ * Every text a tool shows a model, in English and Japanese (`locale`). The Japanese headings and
+ * messages of seed 000 (web_fetch errors) and seed 002 (result formats) are copied word for
+ * word; the English ones are SPEC §3.8's. Nothing else in the tool layer holds prose.
+ */
+import type { ErrorCode } from "../errors.js";
+import type { Locale } from "../options.js";
+
+/** Codes of tool errors: webfetch's, and one for a bug that reached the tool boundary. */
+export type ToolErrorCode = ErrorCode | "INTERNAL_ERROR";
+
+/** What an error text is made from. */
+export interface ErrorInfo {
+  code: ToolErrorCode;
+  message: string;
+  location?: string;
+}
+
+/** What a continuation line needs: where to go on, and how to reach the rest by id. */
+export interface Continuation {
+  next: number;
+  total: number;
+  id: string;
+  /** Current names of the read and grep tools; undefined when disabled. */
+  read?: string | undefined;
+  grep?: string | undefined;
+}
+
+/** Text of one tool: its title, its description for a model, and its parameters'. */
+export interface ToolTexts {
+  title: string;
+  description: string;
+}
+
+export interface Texts {
+  labels: { title: string; url: string; savedPath: string; errorType: string };
+  continuation(c: Continuation): string;
+  /** A parameter a later version answers. */
+  notAvailable(parameter: string): string;
+  errorMessage(error: ErrorInfo): string;
+  readNeedsRef: string;
+  extract: {
+    heading: string;
+    item(url: string): string;
+    failedHeading: string;
+    failedItem(url: string, message: string): string;
+    none: string;
+  };
+  search: {
+    heading(query: string): string;
+    result(n: number, title: string, url: string, score: number, snippet: string): string;
+    none: string;
+  };
+  context: { heading(query: string): string };
+  grep: {
+    summary(count: number, pattern: string, totalLines: number): string;
+    none(pattern: string): string;
+    invalidRegex: string;
+    slowRegex: string;
+    shown(n: number): string;
+    incomplete: string;
+  };
+  tools: Record<"web_fetch" | "web_extract" | "web_read" | "web_grep", ToolTexts>;
+  params: {
+    url: string;
+    prompt: string;
+    query: string;
+    extract_mode: string;
+    max_length(defaultLength: number): string;
+    start_index: string;
+    urls: string;
+    id: string;
+    length(defaultLength: number): string;
+    pattern: string;
+    context_lines: string;
+  };
+}
+
+/** The tools that reach the rest of a page by id, naming only those that are registered. */
+function refTools(c: Continuation): string | undefined {
+  const names = [c.read, c.grep].filter((name): name is string => name !== undefined);
+  return names.length > 0 ? names.join(" / ") : undefined;
+}
+
+const en: Texts = {
+  labels: { title: "Title", url: "URL", savedPath: "Saved to", errorType: "Error type" },
+  continuation(c) {
+    const tools = refTools(c);
+    const byId = tools ? `, or use ${tools} with id "${c.id}"` : "";
+    return `[Content truncated: showing characters up to ${c.next} of ${c.total}. To read more, call again with start_index=${c.next}${byId}.]`;
+  },
+  notAvailable: (parameter) => `${parameter} is not available in this version yet`,
+  errorMessage: (error) => error.message,
+  readNeedsRef: "Give the url or the id of a page fetched earlier",
+  extract: {
+    heading: "## Extracted content",
+    item: (url) => `### URL: ${url}`,
+    failedHeading: "## Failed URLs",
+    failedItem: (url, message) => `- ${url}: ${message}`,
+    none: "Could not extract content from any URL.",
+  },
+  search: {
+    heading: (query) => `## Search results: ${query}`,
+    result: (n, title, url, score, snippet) =>
+      `### ${n}. ${title}\nURL: ${url}\nScore: ${score.toFixed(2)}\n${snippet}`,
+    none: "No search results found.",
+  },
+  context: { heading: (query) => `## Search context for RAG: ${query}` },
+  grep: {
+    summary: (count, pattern, totalLines) =>
+      `${count} matching ${count === 1 ? "line" : "lines"} for "${pattern}" (the page has ${totalLines} lines)`,
+    none: (pattern) => `No lines match "${pattern}".`,
+    invalidRegex: "The pattern is not a valid regular expression: searched as literal text.",
+    slowRegex: "The regular expression took too long: searched as literal text.",
+    shown: (n) => `Showing the first ${n}.`,
+    incomplete: "The search stopped at its time limit: there may be more matches.",
+  },
+  tools: {
+    web_fetch: {
+      title: "Fetch web page",
+      description:
+        "Fetch a web page and return its main content as Markdown (or plain text), with its title and final URL. " +
+        "Use it to read a page whose URL you know. A long page is cut at max_length characters; the cut result " +
+        "ends with a line giving the start_index to continue from and an id to read or search the rest. " +
+        "Only public http(s) URLs: private and local addresses are refused.",
+    },
+    web_extract: {
+      title: "Extract content from URLs",
+      description:
+        "Fetch up to 20 URLs at once and return the main content of each under a heading with its URL, " +
+        "followed by the URLs that failed and why. Duplicate URLs are merged; an invalid or failing URL is " +
+        "reported without stopping the others.",
+    },
+    web_read: {
+      title: "Read a fetched page",
+      description:
+        "Read part of a page fetched earlier, by the id that a cut result gave or by its URL: start_index " +
+        "and length choose the characters. Use it to go on reading a long page without fetching it again.",
+    },
+    web_grep: {
+      title: "Search a fetched page",
+      description:
+        "Search the full content of a page fetched earlier (by id or URL) for a pattern: a regular expression, " +
+        "or literal text when it is not a valid one; case-insensitive unless the pattern has capitals. " +
+        "Returns the matching lines with their line numbers and context. Use it to find the part of a long " +
+        "page you need.",
+    },
+  },
+  params: {
+    url: "The http or https URL of the page",
+    prompt: "A question or instruction to answer from the page's content",
+    query: "Keep only the passages of the page relevant to this query",
+    extract_mode: 'Output format: "markdown" (default) or "text"',
+    max_length: (n) => `Characters of content to return (default ${n})`,
+    start_index: "Character offset to start from, to continue a cut page (default 0)",
+    urls: "The http or https URLs to fetch, 1 to 20",
+    id: "The id of a page fetched earlier (given by a cut result)",
+    length: (n) => `Characters to return (default ${n})`,
+    pattern: "A regular expression or literal text to search for (at most 500 characters)",
+    context_lines: "Lines of context before and after each match, 0 to 10 (default 2)",
+  },
+};
+
+/** Japanese messages by code; seed 000's three are word for word. */
+const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
+  INVALID_URL: () => "無効なURLです。http:// または https:// で始まるURLを指定してください",
+  TIMEOUT: () => "ページの取得がタイムアウトしました",
+  HTTP_ERROR: () => "ページを取得できませんでした",
+  BLOCKED_ADDRESS: () =>
+    "ブロックされました: プライベートまたはローカルのアドレスにはアクセスできません",
+  BLOCKED_DOMAIN: () => "ブロックされました: このドメインへのアクセスは許可されていません",
+  ROBOTS_DISALLOWED: () => "robots.txt によりこのページの取得は禁止されています",
+  NETWORK_DISABLED: () =>
+    "Webページの取得にはネットワークアクセスが必要です（network が none です）",
+  CROSS_HOST_REDIRECT: (e) =>
+    `別のホストへリダイレクトされました${e.location ? `: ${e.location}` : ""}（追跡していません）`,
+  TOO_MANY_REDIRECTS: () => "リダイレクトが多すぎます",
+  CONNECT_FAILED: () => "ページに接続できませんでした",
+  TOO_LARGE: () => "ページが大きすぎます",
+  UNSUPPORTED_CONTENT_TYPE: () => "対応していないコンテンツの種類です",
+  PARSE_ERROR: () => "ページの内容を読み取れませんでした",
+  INVALID_INPUT: (e) => `入力が正しくありません: ${e.message}`,
+  AUTH_ERROR: () => "認証に失敗しました",
+  RATE_LIMITED: () => "リクエストが多すぎます。しばらくしてから再度お試しください",
+  PROVIDER_ERROR: (e) => `プロバイダーでエラーが発生しました: ${e.message}`,
+  INTERNAL_ERROR: (e) => `内部エラーが発生しました: ${e.message}`,
+};
+
+const ja: Texts = {
+  labels: { title: "タイトル", url: "URL", savedPath: "保存先", errorType: "エラータイプ" },
+  continuation(c) {
+    const tools = refTools(c);
+    const byId = tools
+      ? `${tools} に id "${c.id}" を指定して全文を読む・検索することもできます。`
+      : "";
+    return `[コンテンツは途中までです: 全${c.total}文字のうち${c.next}文字目まで表示しています。続きを読むには start_index=${c.next} を指定して再度呼び出してください。${byId}]`;
+  },
+  notAvailable: (parameter) => `${parameter} はこのバージョンではまだ使えません`,
+  errorMessage: (error) => JA_ERRORS[error.code](error),
+  readNeedsRef: "取得済みページの url または id を指定してください",
+  extract: {
+    heading: "## コンテンツ抽出結果",
+    item: (url) => `### URL: ${url}`,
+    failedHeading: "## 失敗したURL",
+    failedItem: (url, message) => `- ${url}: ${message}`,
+    none: "すべてのURLからコンテンツを抽出できませんでした。",
+  },
+  search: {
+    heading: (query) => `## 検索結果: ${query}`,
+    result: (n, title, url, score, snippet) =>
+      `### ${n}. ${title}\nURL: ${url}\nスコア: ${score.toFixed(2)}\n${snippet}`,
+    none: "検索結果が見つかりませんでした。",
+  },
+  context: { heading: (query) => `## RAG用検索コンテキスト: ${query}` },
+  grep: {
+    summary: (count, pattern, totalLines) =>
+      `"${pattern}" に一致する行: ${count}件（ページ全体で${totalLines}行）`,
+    none: (pattern) => `"${pattern}" に一致する行はありません。`,
+    invalidRegex: "パターンが正規表現として正しくないため、文字列として検索しました。",
+    slowRegex: "正規表現の実行に時間がかかりすぎたため、文字列として検索しました。",
+    shown: (n) => `最初の${n}件を表示しています。`,
+    incomplete: "時間制限のため検索を途中で終了しました。ほかにも一致する行があるかもしれません。",
+  },
+  tools: {
+    web_fetch: {
+      title: "Webページの取得",
+      description:
+        "Webページの内容を取得し、本文を Markdown（またはプレーンテキスト）で、タイトルと最終URLとともに返す。" +
+        "URL が分かっているページを読むときに使う。長いページは max_length 文字で切られ、" +
+        "その結果の最後の行に続きを読むための start_index と、残りを読む・検索するための id が示される。" +
+        "公開されている http(s) の URL のみ取得でき、プライベートやローカルのアドレスは拒否される。",
+    },
+    web_extract: {
+      title: "URL群からコンテンツを抽出",
+      description:
+        "最大20個の URL をまとめて取得し、URL ごとの見出しの下にそれぞれの本文を返し、最後に失敗した URL とその理由を示す。" +
+        "重複した URL は1つにまとめられ、無効な URL や失敗した URL があってもほかの URL の処理は続く。",
+    },
+    web_read: {
+      title: "取得済みページを読む",
+      description:
+        "以前に取得したページの一部を、途中で切られた結果の id または URL で指定して読む。" +
+        "start_index と length で読む範囲（文字）を選ぶ。長いページを再取得せずに読み進めるときに使う。",
+    },
+    web_grep: {
+      title: "取得済みページを検索",
+      description:
+        "以前に取得したページ（id または URL で指定）の全文をパターンで検索する。" +
+        "パターンは正規表現で、正規表現として正しくなければ文字列として扱う。大文字を含まなければ大文字と小文字を区別しない。" +
+        "一致した行を行番号と前後の行とともに返す。長いページから必要な箇所を探すときに使う。",
+    },
+  },
+  params: {
+    url: "取得するWebページのURL（http または https）",
+    prompt: "ページの内容から答える質問や指示",
+    query: "このクエリに関係する部分だけを残す",
+    extract_mode: '出力形式: "markdown"（既定）または "text"',
+    max_length: (n) => `返す本文の文字数（既定 ${n}）`,
+    start_index: "読み始める文字位置。切られたページの続きを読むときに使う（既定 0）",
+    urls: "取得する URL（http または https）、1〜20個",
+    id: "以前に取得したページの id（途中で切られた結果に示される）",
+    length: (n) => `返す文字数（既定 ${n}）`,
+    pattern: "検索する正規表現または文字列（500文字まで）",
+    context_lines: "一致した行の前後に示す行数、0〜10（既定 2）",
+  },
+};
+
+const TEXTS: Readonly<Record<Locale, Texts>> = { en, ja };
+
+/** The texts of a locale. */
+export function textsFor(locale: Locale): Texts {
+  return TEXTS[locale];
+}

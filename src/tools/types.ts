@@ -1,0 +1,93 @@
+/**
+ * The shape of a tool, defined once (SPEC §2): name, texts, zod input and output, annotations
+ * and a handler. The registry builds hosts' tools from these specs; MCP and the adapters only
+ * translate a built `Tool`, so a new tool (web_search, web_context, web_fetch_agent) is one more
+ * spec and nothing else changes.
+ */
+import type { z } from "zod";
+import type { Logger } from "../log.js";
+import type { ToolId } from "../options.js";
+import type { WebFetch } from "../webfetch.js";
+import type { Texts, ToolTexts } from "./texts.js";
+
+/** MCP tool annotations; every webfetch tool reads the open web and changes nothing. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** SPEC §4: read-only, open-world, idempotent. */
+export const TOOL_ANNOTATIONS: Readonly<ToolAnnotations> = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+/** A tool's own settings, resolved from ToolsOptions over the instance's options. */
+export interface ToolSettings {
+  /** The registered name (prefix included). */
+  name: string;
+  /** Characters of content when the model asks for no length. */
+  maxLength: number;
+  /** Deadline of this tool's fetches, ms; undefined: the instance's. */
+  timeout?: number;
+}
+
+/** What a handler works with. */
+export interface ToolEnv {
+  web: WebFetch;
+  texts: Texts;
+  settings: ToolSettings;
+  /** The registered name of a tool, undefined when it is disabled. */
+  nameOf(id: ToolId): string | undefined;
+  signal?: AbortSignal;
+}
+
+/** What a handler returns: text for the model and the result object. */
+export interface ToolOutput {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** A tool's answer. An error carries `structured: { error: { code, message } }`. */
+export interface ToolResult extends ToolOutput {
+  isError: boolean;
+}
+
+/** One tool, defined once. */
+export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
+  /** Canonical name (SPEC §4), also its key in the configuration. */
+  id: ToolId;
+  texts(texts: Texts): ToolTexts;
+  /** The input schema; its bounds and descriptions may follow settings and language. */
+  input(env: Omit<ToolEnv, "signal">): Input;
+  /** The structured result's schema. */
+  output: z.ZodObject;
+  /** Whether the instance can offer it at all (a model or a provider may be missing). */
+  available?(web: WebFetch): boolean;
+  /** Runs the tool; throws on failure (the runner turns every throw into an error result). */
+  handle(input: z.output<Input>, env: ToolEnv): Promise<ToolOutput>;
+}
+
+/** A spec with its input type checked, stored as a plain ToolSpec. */
+export function defineTool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
+/** A tool ready for a host: named, described, schemas built. `call` never throws. */
+export interface Tool {
+  id: ToolId;
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject;
+  outputSchema: z.ZodObject;
+  annotations: ToolAnnotations;
+  call(args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+}
+
+/** Logger the runner times calls with. */
+export type ToolLogger = Pick<Logger, "info" | "debug">;

@@ -1,0 +1,30 @@
+/** web_extract (SPEC §4, seed 002 §3): many URLs, per-URL sections and the failed URLs. */
+import { z } from "zod";
+import { LIMITS } from "../options.js";
+import { extractText } from "./format.js";
+import { extractModeParam, queryParam } from "./params.js";
+import { extractResultSchema } from "./schemas.js";
+import { defineTool } from "./types.js";
+import { notAvailable } from "./web-fetch.js";
+
+export const webExtractTool = defineTool({
+  id: "web_extract",
+  texts: (t) => t.tools.web_extract,
+  input: ({ texts: t }) =>
+    z.object({
+      urls: z.array(z.string()).min(1).max(LIMITS.extractMaxUrls).describe(t.params.urls),
+      query: queryParam(t),
+      extract_mode: extractModeParam(t),
+    }),
+  output: extractResultSchema,
+  async handle(input, env) {
+    if (input.query !== undefined) throw notAvailable("query", env.texts);
+    const result = await env.web.extract(input.urls, {
+      ...(input.extract_mode ? { format: input.extract_mode } : {}),
+      maxLength: env.settings.maxLength,
+      ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
+      ...(env.signal ? { signal: env.signal } : {}),
+    });
+    return { text: extractText(result, env), structured: { ...result } };
+  },
+});

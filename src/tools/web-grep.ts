@@ -1,0 +1,33 @@
+/** web_grep (SPEC §4, seed 001): matching lines of a page fetched earlier, with context. */
+import { z } from "zod";
+import { LIMITS, TOOL_DEFAULTS } from "../options.js";
+import { grepText } from "./format.js";
+import { pageRefParams } from "./params.js";
+import { grepResultSchema } from "./schemas.js";
+import { defineTool } from "./types.js";
+import { pageRef } from "./web-read.js";
+
+export const webGrepTool = defineTool({
+  id: "web_grep",
+  texts: (t) => t.tools.web_grep,
+  input: ({ texts: t }) =>
+    z.object({
+      ...pageRefParams(t),
+      pattern: z.string().min(1).max(LIMITS.grepMaxPattern).describe(t.params.pattern),
+      context_lines: z
+        .number()
+        .int()
+        .min(0)
+        .max(LIMITS.grepMaxContext)
+        .optional()
+        .describe(t.params.context_lines),
+    }),
+  output: grepResultSchema,
+  async handle(input, env) {
+    const result = await env.web.grep(pageRef(input, env.texts), input.pattern, {
+      contextLines: input.context_lines ?? TOOL_DEFAULTS.grepContextLines,
+      ...(env.signal ? { signal: env.signal } : {}),
+    });
+    return { text: grepText(result, env), structured: { ...result } };
+  },
+});

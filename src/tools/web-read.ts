@@ -1,0 +1,40 @@
+/** web_read (SPEC §4, seed 001): a window of a page fetched earlier, by id or URL. */
+import { z } from "zod";
+import { WebFetchError } from "../errors.js";
+import { pageText } from "./format.js";
+import { lengthParam, pageRefParams, startIndexParam } from "./params.js";
+import { fetchResultSchema } from "./schemas.js";
+import type { Texts } from "./texts.js";
+import { defineTool } from "./types.js";
+
+export const webReadTool = defineTool({
+  id: "web_read",
+  texts: (t) => t.tools.web_read,
+  input: ({ texts: t, settings }) =>
+    z.object({
+      ...pageRefParams(t),
+      start_index: startIndexParam(t),
+      length: lengthParam(t.params.length(settings.maxLength)),
+    }),
+  output: fetchResultSchema,
+  async handle(input, env) {
+    const result = await env.web.read(pageRef(input, env.texts), {
+      ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
+      length: input.length ?? env.settings.maxLength,
+      ...(env.signal ? { signal: env.signal } : {}),
+    });
+    return { text: pageText(result, env), structured: { ...result } };
+  },
+});
+
+/** The page a read or grep is about: the id when given (it names exact content), else the URL. */
+export function pageRef(
+  input: { url?: string | undefined; id?: string | undefined },
+  texts: Texts,
+) {
+  const ref = input.id ?? input.url;
+  if (ref === undefined) {
+    throw new WebFetchError("INVALID_INPUT", texts.readNeedsRef, { retryable: false });
+  }
+  return ref;
+}

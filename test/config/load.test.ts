@@ -1,0 +1,135 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is configuration syntax under test
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { describe, expect, it } from "vitest";
+import { createMcpServer } from "../../src/adapters/mcp.js";
+import {
+  loadConfig,
+  optionsFromConfig,
+  parseConfig,
+  toolsOptionsFromConfig,
+} from "../../src/config/load.js";
+import { silentLogger } from "../../src/log.js";
+import { createTools } from "../../src/tools/registry.js";
+import { createWebFetch } from "../../src/webfetch.js";
+import { configFile } from "../helpers/config.js";
+
+/** The message of the configuration error `fn` throws. */
+function configError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect((error as { code?: string }).code).toBe("INVALID_INPUT");
+    return (error as Error).message;
+  }
+  throw new Error("expected a configuration error");
+}
+
+describe("configuration: tools section", () => {
+  it("expands ${VAR} and ${VAR:-default} in seed 000's keys", () => {
+    const config = parseConfig(
+      {
+        locale: "${LOCALE:-ja}",
+        tools: {
+          prefix: "${PREFIX}",
+          web_fetch: {
+            enabled: "${FETCH_ON:-true}",
+            api_endpoint: "${WEB_FETCH_API_ENDPOINT}",
+            timeout_seconds: "${TIMEOUT:-60}",
+            max_content_length: "${MAX}",
+          },
+        },
+      },
+      { PREFIX: "wf_", MAX: "12000" },
+    );
+    expect(config.locale).toBe("ja");
+    expect(optionsFromConfig(config).locale).toBe("ja");
+    // An endpoint variable left unset means no endpoint, so seed 000's file loads as written.
+    expect(toolsOptionsFromConfig(config)).toEqual({
+      prefix: "wf_",
+      tools: { web_fetch: { enabled: true, timeout: 60_000, maxLength: 12_000 } },
+    });
+  });
+
+  it("enables every tool with its defaults when tools is absent", async () => {
+    expect(toolsOptionsFromConfig(parseConfig({}))).toEqual({});
+    const web = createWebFetch({ logger: silentLogger });
+    try {
+      const tools = createTools({ web, logger: silentLogger, ...toolsOptionsFromConfig({}) });
+      expect(tools.map((t) => t.name)).toEqual([
+        "web_fetch",
+        "web_extract",
+        "web_read",
+        "web_grep",
+      ]);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it("names the bad key", () => {
+    expect(configError(() => parseConfig({ tools: { web_fecth: { enabled: false } } }))).toContain(
+      "unknown key tools.web_fecth",
+    );
+    expect(
+      configError(() => parseConfig({ tools: { web_fetch: { timeout_seconds: "soon" } } })),
+    ).toContain("tools.web_fetch.timeout_seconds");
+    expect(configError(() => parseConfig({ tools: { web_grep: { enabled: "maybe" } } }))).toContain(
+      "tools.web_grep.enabled",
+    );
+    expect(
+      configError(() => parseConfig({ tools: { web_read: { name: "read page" } } })),
+    ).toContain("tools.web_read.name");
+    expect(configError(() => parseConfig({ locale: "fr" }))).toContain("locale");
+  });
+
+  it("refuses api_endpoint, naming it, until the HTTP service can answer it", () => {
+    const config = parseConfig(
+      { tools: { web_fetch: { api_endpoint: "${WEB_FETCH_API_ENDPOINT}" } } },
+      { WEB_FETCH_API_ENDPOINT: "http://127.0.0.1:11235" },
+    );
+    expect(configError(() => toolsOptionsFromConfig(config))).toContain(
+      "tools.web_fetch.api_endpoint",
+    );
+  });
+
+  it("accepts sections of the tools still to come", () => {
+    const config = parseConfig({ tools: { web_search: { enabled: false }, web_fetch_agent: {} } });
+    expect(toolsOptionsFromConfig(config).tools?.web_search).toEqual({ enabled: false });
+  });
+
+  it("reads fetch.save_dir", () => {
+    expect(optionsFromConfig(parseConfig({ fetch: { save_dir: "/tmp/pages" } })).saveDir).toBe(
+      "/tmp/pages",
+    );
+  });
+
+  it("leaves a disabled tool out of the MCP tool list (file → loader → server)", async () => {
+    const { dir } = configFile([
+      "tools:",
+      "  web_grep:",
+      "    enabled: false",
+      "  web_read:",
+      "    name: read_page",
+    ]);
+    const config = loadConfig({ cwd: dir, env: {} });
+    const web = createWebFetch({ ...optionsFromConfig(config), logger: silentLogger });
+    const server = createMcpServer({
+      web,
+      logger: silentLogger,
+      ...toolsOptionsFromConfig(config),
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test", version: "1.0.0" });
+    try {
+      await server.connect(serverSide);
+      await client.connect(clientSide);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["web_fetch", "web_extract", "read_page"]);
+    } finally {
+      await client.close();
+      await server.close();
+      await web.close();
+    }
+  });
+});

@@ -1,0 +1,29 @@
+/** Runs the CLI in-process with captured output: the pure `run(argv, io)`, no child process. */
+import { tmpdir } from "node:os";
+import { Readable } from "node:stream";
+import { type CliIO, run } from "../../src/cli/run.js";
+
+export interface CliRunOptions {
+  /** Standard input, as text. */
+  stdin?: string;
+  /** Whether stderr claims to be a terminal (progress lines). @default false */
+  tty?: boolean;
+  /** @default the system temporary directory, where no config file lies */
+  cwd?: string;
+  /** @default only PATH */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function runCli(args: string[], options: CliRunOptions = {}) {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
+    env: options.env ?? { PATH: process.env.PATH },
+    cwd: options.cwd ?? tmpdir(),
+    ...(options.stdin === undefined ? {} : { stdin: Readable.from([Buffer.from(options.stdin)]) }),
+  };
+  const status = await run(args, io);
+  return { status, stdout, stderr };
+}
