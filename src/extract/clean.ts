@@ -146,6 +146,11 @@ const FORUM_THREAD_SHARE = 0.08;
 /** Text left beside a blog's comment section for the section to go whatever its size. */
 const MIN_POST_CHARS = 1500;
 
+/** Link share from which a navigation landmark is a menu whatever its size… */
+const MENU_LINK_DENSITY = 0.6;
+/** …and from which a block only named like chrome (`sidebar`, `toc`) is. */
+const NAMED_MENU_LINK_DENSITY = 0.8;
+
 /** Kinds of removable element; a kept (large) element protects descendants of its kind. */
 type Kind = "chrome" | "noise" | "comments";
 
@@ -362,7 +367,12 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         const byName = !CHROME_TAGS.has(tag) && !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         const prose = chars >= PROSE_CHARS && linkDensity(s) < PROSE_LINK_DENSITY;
         if (byName && prose && kind !== "comments") return true;
-        if (total === 0 || chars <= total * MAX_REMOVED_SHARE) {
+        // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
+        const menu =
+          kind === "chrome" &&
+          linkDensity(s) >= (byName ? NAMED_MENU_LINK_DENSITY : MENU_LINK_DENSITY) &&
+          total - chars >= MIN_POST_CHARS;
+        if (total === 0 || chars <= total * MAX_REMOVED_SHARE || menu) {
           doomed.push(node);
           return false;
         }

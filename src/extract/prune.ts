@@ -27,7 +27,7 @@ const BOILERPLATE_HEADING =
 
 /** Headings of a blog's comment section ("59 Comments on “Title”", "Leave a Reply"). */
 const COMMENTS_HEADING =
-  /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|discussion|join the discussion)$/i;
+  /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|join the discussion)$/i;
 
 /** Headings of a product page's sections that are not about the product: reviews, Q&A, shipping. */
 const PRODUCT_ASIDE_HEADING =

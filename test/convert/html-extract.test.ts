@@ -123,4 +123,17 @@ describe("extract: main", () => {
     expect(content).toContain("Item is a sentence");
     expect(content).not.toContain("DECORATION");
   });
+
+  it("drops a menu larger than the page it serves, and keeps a manual's DISCUSSION section", () => {
+    const links = Array.from(
+      { length: 300 },
+      (_, i) => `<li><a href="/d/${i}">Docs page ${i}</a></li>`,
+    );
+    const html = `<body><main><nav><ul>${links.join("")}</ul></nav>
+      <article><h1>git-commit</h1>${prose("Manual", 8)}
+      <h2>DISCUSSION</h2>${prose("Discussion", 2)}</article></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toContain("Docs page");
+    expect(content).toContain("## DISCUSSION\n\nDiscussion is a sentence");
+  });
 });
