@@ -130,7 +130,7 @@ describe("extract: main", () => {
       (_, i) => `<li><a href="/d/${i}">Docs page ${i}</a></li>`,
     );
     const html = `<body><main><nav><ul>${links.join("")}</ul></nav>
-      <article><h1>git-commit</h1>${prose("Manual", 8)}
+      <article><h1>git-commit</h1>${prose("Manual", 25)}
       <h2>DISCUSSION</h2>${prose("Discussion", 2)}</article></main></body>`;
     const { content } = convertHtml(html);
     expect(content).not.toContain("Docs page");
