@@ -33,6 +33,8 @@ const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\.|forum[\w-
 const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);
 /** An offer (price, availability) in JSON-LD: what makes a Product the page's subject. */
 const LD_OFFERS = /"offers"\s*:/;
+/** URL paths of product pages: Amazon `/dp/`, eBay `/itm/`, Etsy `/listing/123`, `/product/`. */
+const PRODUCT_PATH = /\/(?:dp|gp\/product|itm|item|product|listing\/\d+)\/[^/]/i;
 /** JSON-LD types of a listing. */
 const LISTING_TYPES = new Set(["itemlist", "collectionpage", "searchresultspage", "offercatalog"]);
 /** JSON-LD types of documentation. */
@@ -79,6 +81,7 @@ export function classifyPage(raw: RawMetadata, url?: string): PageType {
   // A Product without offers is the subject of a review or a service's rating snippet.
   if ((products && offers) || ogType === "product" || ogType === "og:product") return "product";
   if (has(LISTING_TYPES)) return "listing";
+  if (PRODUCT_PATH.test(path)) return "product";
   if (has(DOCUMENTATION_TYPES) || DOCUMENTATION_HOST.test(host) || DOCUMENTATION_PATH.test(path)) {
     return "documentation";
   }
