@@ -69,6 +69,9 @@ const NOSCRIPT_SAMPLE_CHARS = 120;
 /** Ids of React's streamed segments (`S:n`) and of the placeholders they fill (`B:n`, `P:n`). */
 const STREAMED_ID = /^[SBP]:[0-9a-z]+$/i;
 
+/** Elements that mark a page's own content: a hidden element holding one is revealed later. */
+const LANDMARK_TAGS = new Set(["main", "article", "h1"]);
+
 /** Line-number gutters of code listings, removed in every mode (numbers are not content). */
 const LINE_NUMBERS = /(?:^|\s)(?:linenos|lineno|line-numbers-rows|hljs-ln-numbers)(?:\s|$)/i;
 /** A table cell of line numbers (Pygments, Rouge and Hexo tables). */
@@ -176,6 +179,12 @@ function removeInvisible(body: DomElement): void {
   const unwrapped: DomElement[] = [];
   const ariaHidden: DomElement[] = [];
   const segments: DomElement[] = [];
+  /** Elements hidden by inline style; those holding a landmark stay (see below). */
+  const styleHidden = {
+    all: [] as DomElement[],
+    open: [] as DomElement[],
+    landmarks: new Set<DomElement>(),
+  };
   const placeholders = new Map<string, DomElement>();
   const moves = new Map<string, string>(); // segment id → placeholder id, from the scripts
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
@@ -208,6 +217,11 @@ function removeInvisible(body: DomElement): void {
         doomed.push(node);
         return false;
       }
+      if (LANDMARK_TAGS.has(tag)) for (const el of styleHidden.open) styleHidden.landmarks.add(el);
+      if (isStyleHidden(node)) {
+        styleHidden.all.push(node);
+        styleHidden.open.push(node);
+      }
       if (attr(node, "aria-hidden").toLowerCase() === "true") ariaHidden.push(node);
       if (tag === "button" && keepButtons === 0) {
         doomed.push(node);
@@ -218,10 +232,13 @@ function removeInvisible(body: DomElement): void {
     },
     (el) => {
       if (isTitleHolder(tagOf(el))) keepButtons--;
+      if (styleHidden.open[styleHidden.open.length - 1] === el) styleHidden.open.pop();
     },
   );
   placeStreamedSegments(segments, placeholders, moves);
   for (const node of doomed) node.remove();
+  // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style.
+  for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
   removeAriaHidden(body, ariaHidden);
   if (unwrapped.length === 0) return;
   // Pages that render the same content for scripts and in a <noscript> keep one copy.
@@ -330,7 +347,11 @@ function isTitleHolder(tag: string): boolean {
 /** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   if (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") return true;
-  if (tag === "dialog" && !el.hasAttribute("open")) return true;
+  return tag === "dialog" && !el.hasAttribute("open");
+}
+
+/** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
+function isStyleHidden(el: DomElement): boolean {
   const style = el.getAttribute("style");
   return style !== null && HIDDEN_STYLE.test(style);
 }

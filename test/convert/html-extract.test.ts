@@ -136,4 +136,13 @@ describe("extract: main", () => {
     expect(content).not.toContain("Docs page");
     expect(content).toContain("## DISCUSSION\n\nDiscussion is a sentence");
   });
+
+  it("keeps the page's own content that a style hides until a script shows it", () => {
+    const html = `<body><div style="display:none"><p>Hidden menu text.</p></div>
+      <div style="display: none"><article><h1>Almond thins</h1>${prose("Product", 3)}</article></div>
+      </body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("# Almond thins");
+    expect(content).not.toContain("Hidden menu");
+  });
 });
