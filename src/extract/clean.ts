@@ -346,6 +346,7 @@ function isTitleHolder(tag: string): boolean {
 
 /** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
+  if (isTabPanel(el)) return false;
   if (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") return true;
   return tag === "dialog" && !el.hasAttribute("open");
 }
@@ -353,7 +354,14 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {
   const style = el.getAttribute("style");
-  return style !== null && HIDDEN_STYLE.test(style);
+  return style !== null && HIDDEN_STYLE.test(style) && !isTabPanel(el);
+}
+
+/** Tab panels: hidden until their tab is chosen, but every one is content (install steps per OS). */
+const TAB_PANEL_CLASS = /(?:^|\s)(?:tab-pane|tabpanel|tab-panel|tabs?-content)(?:\s|$)/i;
+
+function isTabPanel(el: DomElement): boolean {
+  return attr(el, "role").toLowerCase() === "tabpanel" || TAB_PANEL_CLASS.test(attr(el, "class"));
 }
 
 /** Removes page chrome and boilerplate, guarded by the share of text each element holds. */

@@ -145,4 +145,13 @@ describe("extract: main", () => {
     expect(content).toContain("# Almond thins");
     expect(content).not.toContain("Hidden menu");
   });
+
+  it("keeps every tab panel, chosen or not", () => {
+    const html = `<body><main><h1>Install</h1>${prose("Intro", 3)}
+      <div role="tabpanel"><p>brew install tool</p></div>
+      <div role="tabpanel" hidden><p>apt-get install tool</p></div>
+      <div class="tab-pane" style="display:none"><p>winget install tool</p></div></main></body>`;
+    const { content } = convertHtml(html);
+    for (const kept of ["brew", "apt-get", "winget"]) expect(content).toContain(kept);
+  });
 });
