@@ -154,6 +154,9 @@ const MENU_LINK_DENSITY = 0.6;
 /** …and from which a block only named like chrome (`sidebar`, `toc`) is. */
 const NAMED_MENU_LINK_DENSITY = 0.8;
 
+/** One comment (not a list of them), by class or id: on a forum, a post of the thread. */
+const SINGLE_COMMENT = /(?:^|[\s_-])comment(?=$|[\s_-])/i;
+
 /** Kinds of removable element; a kept (large) element protects descendants of its kind. */
 type Kind = "chrome" | "noise" | "comments";
 
@@ -383,7 +386,15 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         const chars = s?.chars ?? 0;
         // On a forum a "comments" block this big is the thread (smaller ones are the comments
         // under each answer, as on Stack Exchange).
-        if (kind === "comments" && pageType === "forum" && chars >= total * FORUM_THREAD_SHARE) {
+        // On a forum a "comments" block this big is the thread, and one "comment" block is a
+        // post; smaller lists of comments are the remarks under each answer (Stack Exchange's
+        // `li.comment`).
+        if (
+          kind === "comments" &&
+          pageType === "forum" &&
+          (chars >= total * FORUM_THREAD_SHARE ||
+            (tag !== "li" && SINGLE_COMMENT.test(attr(node, "class"))))
+        ) {
           return true;
         }
         // Elsewhere comments go however many there are, as long as a post is left beside them.
