@@ -35,7 +35,7 @@ export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/ext
 export type { FetchResult, GrepResult } from "./result.js";
 export type { GrepMatch } from "./shape/grep.js";
 export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
-export { mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";
+export { inputJsonSchema, mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";
 export type { CreateToolsOptions } from "./tools/registry.js";
 export { createTools } from "./tools/registry.js";
 export type { Texts } from "./tools/texts.js";

@@ -168,6 +168,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         .choices(["mcp", "openai", "anthropic"])
         .default("mcp"),
     )
+    .option("--strict", "with --format openai: strict mode (every property required, nullable)")
     .action(action<ToolsFlags>((flags) => toolsCommand(flags, io, env)));
 
   program

@@ -13,6 +13,16 @@ export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSch
   return z.toJSONSchema(schema, { io, target: "draft-7" }) as JsonSchema;
 }
 
+/**
+ * A tool's input schema as the model APIs and agent frameworks take it: the same JSON Schema
+ * without `$schema`, as each API names its own dialect (OpenAI's strict mode refuses keywords
+ * it does not know).
+ */
+export function inputJsonSchema(tool: Pick<Tool, "inputSchema">): JsonSchema {
+  const { $schema: _dialect, ...schema } = toJsonSchema(tool.inputSchema, "input");
+  return schema;
+}
+
 /** A tool as MCP lists it (`tools/list`). */
 export interface McpToolSchema {
   name: string;

@@ -112,9 +112,31 @@ describe("webfetch tools", () => {
     expect(clash.stderr).toContain("both named web_grep");
   });
 
-  it("answers the formats of the adapters still to come with a usage error", async () => {
-    const r = await cli(["tools", "--format", "openai"]);
+  it("--format openai and anthropic print the adapters' definitions", async () => {
+    const openai = JSON.parse((await cli(["tools", "--format", "openai"])).stdout);
+    expect(openai[0]).toMatchObject({
+      type: "function",
+      function: { name: "web_fetch", strict: false, parameters: { required: ["url"] } },
+    });
+    const strict = JSON.parse((await cli(["tools", "--format", "openai", "--strict"])).stdout);
+    expect(strict[0].function).toMatchObject({
+      strict: true,
+      parameters: { additionalProperties: false },
+    });
+    expect(strict[0].function.parameters.required).toHaveLength(6);
+    const anthropic = JSON.parse((await cli(["tools", "--format", "anthropic"])).stdout);
+    expect(anthropic.map((t: { name: string }) => t.name)).toEqual([
+      "web_fetch",
+      "web_extract",
+      "web_read",
+      "web_grep",
+    ]);
+    expect(Object.keys(anthropic[0])).toEqual(["name", "description", "input_schema"]);
+  });
+
+  it("refuses an unknown format with a usage error", async () => {
+    const r = await cli(["tools", "--format", "gemini"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("not available in this version yet");
+    expect(r.stderr).toContain("gemini");
   });
 });
