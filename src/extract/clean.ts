@@ -126,6 +126,12 @@ const COMMENTS =
 const CHROME =
   /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection|author-?bio|about-?(?:the-?)?author|author-?box|author-?card|author-?info)(?=$|[\s_-])/i;
 
+/**
+ * Page builders wrap every block of a page, content included, in a "widget" (Elementor's
+ * `elementor-widget-text-editor`): those class names say nothing about chrome.
+ */
+const PAGE_BUILDER_WIDGET = /\belementor-widget[\w-]*/gi;
+
 /** Class/id words that mark content even when CHROME matches too (Readability's okMaybe…). */
 const CHROME_EXEMPT = /article|body|content|main|column|post|entry|story|text|shadow/i;
 
@@ -441,7 +447,7 @@ function boilerplateKind(el: DomElement, tag: string, inContentRoot: boolean): K
   if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
-  const names = `${attr(el, "class")} ${attr(el, "id")}`.trim();
+  const names = `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
   if (names === "") return undefined;
   if (CONSENT.test(names) || ADS.test(names) || SHARE.test(names)) return "noise";
   if (COMMENTS.test(names)) return "comments";

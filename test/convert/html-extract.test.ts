@@ -154,4 +154,17 @@ describe("extract: main", () => {
     const { content } = convertHtml(html);
     for (const kept of ["brew", "apt-get", "winget"]) expect(content).toContain(kept);
   });
+
+  it("reads an Elementor page, whose every block is a 'widget'", () => {
+    const widget = (inner: string) =>
+      `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${inner}</div></div>`;
+    const html = `<body><div class="elementor elementor-35">${widget("<h1>Trails</h1>")}
+      ${widget("<p>Anthills MTB. Difficulty: intermediate.</p>")}
+      ${widget("<p>Burroughs Park. Difficulty: beginner.</p>")}</div>
+      <div class="widget widget_recent_entries"><p>Recent posts</p></div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Anthills MTB");
+    expect(content).toContain("Burroughs Park");
+    expect(content).not.toContain("Recent posts");
+  });
 });
