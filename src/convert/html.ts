@@ -6,6 +6,7 @@
 
 import { cleanDocument } from "../extract/clean.js";
 import type { DomElement } from "../extract/dom.js";
+import { trimEdges } from "../extract/edges.js";
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
@@ -68,7 +69,10 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
   if (body) {
     cleanDocument(body, extract, pageType);
     const root = extract === "main" ? selectMainContent(body, document) : body;
-    if (extract === "main") pruneContent(root, pageType);
+    if (extract === "main") {
+      pruneContent(root, pageType);
+      trimEdges(root);
+    }
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };
     content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
   }

@@ -1,0 +1,41 @@
+/**
+ * Edge trimming: furniture before the title and after the last paragraph goes; listings' last
+ * cards, tables and closing sentences stay.
+ */
+
+import { describe, expect, it } from "vitest";
+import { convertHtml } from "../../src/convert/html.js";
+
+/** `n` distinct paragraphs of prose (repeated ones would be merged as duplicates). */
+const paragraphs = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${i + 1} of the article, long enough to read as prose, with commas, clauses and a full stop at the end.</p>`,
+  ).join("");
+
+describe("extract: edges", () => {
+  it("drops breadcrumbs before the title, the byline under it and link lines at the end", () => {
+    const html = `<body><article>
+      <div><a href="/">Home</a> › <a href="/blog">Blog</a></div>
+      <h1>Five habits</h1><p>By Ada Writer</p><p>March 3, 2025</p>
+      ${paragraphs(6)}<p>Thanks for reading.</p>
+      <div><a href="/prev">Previous post</a></div><p>Tags: <a href="/t/x">habits</a></p>
+      </article></body>`;
+    const { content } = convertHtml(html);
+    expect(content.startsWith("# Five habits\n\nParagraph 1")).toBe(true);
+    expect(content.endsWith("Thanks for reading.")).toBe(true);
+    for (const gone of ["Home", "Ada Writer", "March 3", "Previous post", "Tags"]) {
+      expect(content).not.toContain(gone);
+    }
+  });
+
+  it("keeps a listing's last cards and a closing table", () => {
+    const card = (n: number) =>
+      `<li class="product"><p class="title"><a href="/p/${n}">Chair ${n}</a></p><p class="price">$${n}9.00</p></li>`;
+    const listing = `<body><main><h1>Chairs</h1>${paragraphs(1)}<ul>${[1, 2, 3, 4].map(card).join("")}</ul></main></body>`;
+    expect(convertHtml(listing).content).toContain("Chair 4");
+    const table = `<body><main><h1>Specs</h1>${paragraphs(3)}<table><tr><td>Weight</td><td>2 kg</td></tr></table></main></body>`;
+    expect(convertHtml(table).content).toContain("2 kg");
+  });
+});
