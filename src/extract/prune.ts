@@ -79,6 +79,7 @@ const TOC_LINK_SHARE = 0.5;
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
   removeShortBlocks(root, FURNITURE);
+  if (pageType === "forum") removeShortBlocks(root, FORUM_FURNITURE);
   if (pageType === "product") {
     removeShortBlocks(root, SHOP_NOTICE);
     removeProductAsides(root);
@@ -124,6 +125,12 @@ const SHOP_NOTICE =
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
 const FURNITURE =
   /^(?:advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|was this (?:page|article|doc|information) helpful\??|copy(?: code)?|copy to clipboard|copied!?)$/i;
+/**
+ * Forum furniture: post controls, member badges and counters of the author panel, and the
+ * board's sign-in and navigation prompts.
+ */
+const FORUM_FURNITURE =
+  /^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|like|share|permalink|bookmark|view (?:profile|forum posts|blog entries)|send (?:a )?(?:private|direct) message|private message|find (?:all|more) posts by\b.*|join(?:ed)?(?: date)?:?\s*.*\d{4}|joined|posts?:?\s*[\d,.]+k?|threads?:?\s*[\d,.]+k?|messages?:?\s*[\d,.]*k?|reaction score:?\s*[\d,.]*k?|points?:?\s*[\d,.]*|solutions?:?\s*[\d,.]*|location:?.*|(?:new|junior|senior|active|valued|well-known|premium|established|registered|banned|elite|veteran|distinguished)? ?member|\d+\+? years? member|original poster|op|moderator|administrator|staff member|(?:sign|log) ?(?:in|up)(?: (?:for free|to reply|to comment))?|register|start new topic|reply to this topic|go to topic listing|top posters in this topic|improve this (?:question|answer)|add a comment|follow|edited(?: by\b.*)?|this topic was automatically closed\b.*)$/i;
 /** Longest block read as a notice or furniture. */
 const MAX_NOTICE_CHARS = 80;
 

@@ -167,4 +167,18 @@ describe("extract: main", () => {
     expect(content).toContain("Burroughs Park");
     expect(content).not.toContain("Recent posts");
   });
+
+  it("drops a forum post's author panel counters and post controls, keeping the posts", () => {
+    const post = (
+      n: number,
+    ) => `<div class="post"><div class="userinfo"><a href="/u/${n}">user${n}</a>
+      <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div></div>
+      ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div></div>`;
+    const html = `<body><main>${[1, 2, 3].map(post).join("")}</main></body>`;
+    const { content } = convertHtml(html, { url: "https://forum.example.com/threads/chains.42/" });
+    for (const n of [1, 2, 3]) expect(content).toContain(`Post${n} is a sentence`);
+    for (const gone of ["Join Date", "1,077", "Senior Member", "Reply With Quote"]) {
+      expect(content).not.toContain(gone);
+    }
+  });
 });
