@@ -78,6 +78,9 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
+  // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
+  // must go with it.
+  removeBoilerplateSections(root, pageType);
   removeShortBlocks(root, FURNITURE);
   if (pageType === "forum") removeShortBlocks(root, FORUM_FURNITURE);
   if (pageType === "product") {
@@ -85,7 +88,6 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
     removeProductAsides(root);
   }
   removeLinkLists(root);
-  removeBoilerplateSections(root, pageType);
   removeDuplicateBlocks(root);
 }
 
@@ -124,7 +126,7 @@ const SHOP_NOTICE =
   /^(?:add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
 const FURNITURE =
-  /^(?:advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|was this (?:page|article|doc|information) helpful\??|copy(?: code)?|copy to clipboard|copied!?)$/i;
+  /^(?:(?:previous|next|prev|older|newer)(?: post| article| story| entry| episode)?:?|(?:sign up|subscribe)(?: now| today| here)?(?: (?:for|to) (?:our|the) newsletter)?!?|join (?:the|our) (?:conversation|mailing list|newsletter)!?|see more in:?|you might (?:also )?like|more like this|advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|was this (?:page|article|doc|information) helpful\??|copy(?: code)?|copy to clipboard|copied!?)$/i;
 /**
  * Forum furniture: post controls, member badges and counters of the author panel, and the
  * board's sign-in and navigation prompts.
