@@ -11,6 +11,7 @@
  */
 
 import { type DomElement, isElement, tagOf, textOf, walk } from "./dom.js";
+import type { PageType } from "./page-type.js";
 import { measureText, type StatsMap } from "./stats.js";
 
 /** Elements whose text is one block; their descendants are not split further. */
@@ -59,6 +60,10 @@ const LINK_LINE_SHARE = 0.5;
 const SENTENCE_END = /[.!?。！？…"”')]\s*$/;
 /** Content shorter than this is left whole: a short page has no room for furniture. */
 const MIN_TRIMMED_CHARS = 500;
+/** Ends of a call to action or a prompt. */
+const CALL_END = /[!?]\s*$/;
+/** Longest call to action. */
+const MAX_CALL_CHARS = 60;
 /** Most of the root's text a trim at either end may take. */
 const MAX_TRIM_SHARE = 0.2;
 /** The `<h1>` must come within this many blocks for what precedes it to be trimmed. */
@@ -79,7 +84,7 @@ interface Block {
  * const root = selectMainContent(body, document);
  * trimEdges(root);
  */
-export function trimEdges(root: DomElement): void {
+export function trimEdges(root: DomElement, pageType: PageType = "page"): void {
   const stats = measureText(root);
   const total = stats.get(root)?.chars ?? 0;
   if (total < MIN_TRIMMED_CHARS) return;
@@ -87,7 +92,9 @@ export function trimEdges(root: DomElement): void {
   if (blocks.length < 3) return;
   const doomed = new Set<DomElement>();
   const inCard = cardTest(root, blocks);
-  trimTail(blocks, total, doomed, inCard);
+  // On a forum the last reply may be one short line ("Thanks, that fixed it!").
+  const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
+  trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -97,12 +104,12 @@ function trimTail(
   blocks: Block[],
   total: number,
   doomed: Set<DomElement>,
-  inCard: (block: Block) => boolean,
+  isEnd: (block: Block) => boolean,
 ): void {
   let taken = 0;
   for (let i = blocks.length - 1; i > 0; i--) {
     const block = blocks[i]!;
-    if (!isFurniture(block) || inCard(block)) return;
+    if (!isEnd(block)) return;
     taken += block.chars;
     if (taken > total * MAX_TRIM_SHARE) return;
     doomed.add(block.el);
@@ -197,10 +204,18 @@ const MAX_BYLINE_CHARS = 80;
 /** Most byline lines under a title. */
 const MAX_BYLINE_BLOCKS = 3;
 
-/** Short, and either mostly links or not a sentence. */
+/** Short and mostly links. */
+function isLinkLine(block: Block): boolean {
+  if (KEPT_TAGS.has(block.tag) || block.chars > MAX_FURNITURE_CHARS) return false;
+  return block.linkChars >= block.chars * LINK_LINE_SHARE;
+}
+
+/** Short, and either mostly links, a call to action or not a sentence. */
 function isFurniture(block: Block): boolean {
   if (KEPT_TAGS.has(block.tag) || block.chars > MAX_FURNITURE_CHARS) return false;
   if (block.linkChars >= block.chars * LINK_LINE_SHARE) return true;
+  // A short exclamation or question is a call to action ("Get the free eBook!").
+  if (block.chars <= MAX_CALL_CHARS && CALL_END.test(block.text)) return true;
   return !SENTENCE_END.test(block.text);
 }
 
