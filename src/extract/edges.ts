@@ -54,8 +54,10 @@ const CONTAINER_TAGS = new Set([
 
 /** A block longer than this reads as content, not furniture. */
 const MAX_FURNITURE_CHARS = 100;
-/** A short block with this share of links is a link line. */
+/** A short block with this share of links is a link line, unless it is a sentence… */
 const LINK_LINE_SHARE = 0.5;
+/** …and with this share it is one whatever its punctuation. */
+const ALL_LINKS_SHARE = 0.8;
 /** Sentence end: a short block ending so is prose ("Thanks for reading."). */
 const SENTENCE_END = /[.!?。！？…"”')]\s*$/;
 /** Content shorter than this is left whole: a short page has no room for furniture. */
@@ -204,16 +206,17 @@ const MAX_BYLINE_CHARS = 80;
 /** Most byline lines under a title. */
 const MAX_BYLINE_BLOCKS = 3;
 
-/** Short and mostly links. */
+/** Short and mostly links; a sentence that carries a link ("See the guide for more.") is not. */
 function isLinkLine(block: Block): boolean {
   if (KEPT_TAGS.has(block.tag) || block.chars > MAX_FURNITURE_CHARS) return false;
-  return block.linkChars >= block.chars * LINK_LINE_SHARE;
+  const share = block.linkChars / block.chars;
+  return share >= ALL_LINKS_SHARE || (share >= LINK_LINE_SHARE && !SENTENCE_END.test(block.text));
 }
 
 /** Short, and either mostly links, a call to action or not a sentence. */
 function isFurniture(block: Block): boolean {
   if (KEPT_TAGS.has(block.tag) || block.chars > MAX_FURNITURE_CHARS) return false;
-  if (block.linkChars >= block.chars * LINK_LINE_SHARE) return true;
+  if (isLinkLine(block)) return true;
   // A short exclamation or question is a call to action ("Get the free eBook!").
   if (block.chars <= MAX_CALL_CHARS && CALL_END.test(block.text)) return true;
   return !SENTENCE_END.test(block.text);

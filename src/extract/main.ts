@@ -193,10 +193,41 @@ function declaredRoots(body: DomElement, stats: StatsMap): DomElement[] {
   const byText = [...articles].sort((a, b) => chars(b) - chars(a));
   const [first, second] = byText;
   if (first && (!second || chars(first) >= chars(second) * DOMINANT_ARTICLE_RATIO)) {
-    roots.push(first);
+    // An article that is most of <main> and holds the title is the content without main's
+    // extras (related posts, newsletter boxes); otherwise <main> comes first.
+    const main = roots[0];
+    const narrower =
+      main !== undefined &&
+      contains(main, first) &&
+      chars(first) >= chars(main) * ARTICLE_IN_MAIN_SHARE &&
+      holdsTitleOf(first, main);
+    if (narrower) roots.unshift(first);
+    else roots.push(first);
   }
   roots.push(...largest(roleMains), ...largest(articleBodies));
   return roots;
+}
+
+/** Share of <main>'s text an article must hold to be taken instead of it. */
+const ARTICLE_IN_MAIN_SHARE = 0.5;
+
+/** True when `inner` is `outer` or below it. */
+function contains(outer: DomElement, inner: DomElement): boolean {
+  for (let node: DomNode | null = inner; node !== null; node = node.parentNode) {
+    if (node === outer) return true;
+  }
+  return false;
+}
+
+/** True when `scope` has no `<h1>` outside `el`. */
+function holdsTitleOf(el: DomElement, scope: DomElement): boolean {
+  let outside = false;
+  walk(scope, (node) => {
+    if (outside || !isElement(node) || node === el) return false;
+    if (tagOf(node) === "h1") outside = true;
+    return !outside;
+  });
+  return !outside;
 }
 
 /** The best-scoring block and every candidate's score. */
