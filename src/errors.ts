@@ -39,6 +39,8 @@ export interface WebFetchErrorOptions {
   location?: string;
   /** The URL the error is about. */
   url?: string;
+  /** The search or model provider that failed, by name ("Tavily"). */
+  provider?: string;
 }
 
 /** Brand so `isWebFetchError` works across duplicated package copies. */
@@ -57,6 +59,7 @@ export class WebFetchError extends Error {
   readonly status?: number;
   readonly location?: string;
   readonly url?: string;
+  readonly provider?: string;
   readonly [BRAND] = true;
 
   constructor(code: ErrorCode, message: string, options: WebFetchErrorOptions = {}) {
@@ -66,6 +69,7 @@ export class WebFetchError extends Error {
     if (options.status !== undefined) this.status = options.status;
     if (options.location !== undefined) this.location = options.location;
     if (options.url !== undefined) this.url = options.url;
+    if (options.provider !== undefined) this.provider = options.provider;
   }
 
   /** Plain object for JSON surfaces: `{ code, message }` plus status/location when known. */
@@ -78,6 +82,13 @@ export class WebFetchError extends Error {
     };
   }
 }
+
+/** Codes a search or model provider's failure has (SPEC §5). */
+export const PROVIDER_CODES: ReadonlySet<ErrorCode> = new Set([
+  "AUTH_ERROR",
+  "RATE_LIMITED",
+  "PROVIDER_ERROR",
+]);
 
 /** True for a WebFetchError, also one thrown by another copy of this package. */
 export function isWebFetchError(value: unknown): value is WebFetchError {

@@ -7,6 +7,7 @@ export type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
 export type { LoadConfigOptions } from "./config/load.js";
 export { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "./config/load.js";
 export type { WebFetchConfig } from "./config/schema.js";
+export type { ContextResult, ContextSource } from "./context/build.js";
 export type { ConvertedDocument, ConvertHtmlOptions } from "./convert/html.js";
 export { convertHtml } from "./convert/html.js";
 export type { ErrorCode } from "./errors.js";
@@ -15,6 +16,7 @@ export type { PageMetadata } from "./extract/metadata.js";
 export type { Logger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
+  ContextOptions,
   ExtractMode,
   ExtractOptions,
   FetchOptions,
@@ -25,14 +27,37 @@ export type {
   ReadOptions,
   RedirectPolicy,
   RobotsPolicy,
+  SearchDepth,
+  SearchOptions,
+  SearchSettings,
+  TimeRange,
   ToolId,
   ToolOptions,
   ToolsOptions,
   WebFetchOptions,
 } from "./options.js";
-export { DEFAULTS, TOOL_IDS } from "./options.js";
+export { DEFAULTS, SEARCH_DEFAULTS, TOOL_IDS } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
 export type { FetchResult, GrepResult } from "./result.js";
+export type { BraveOptions } from "./search/brave.js";
+export { createBraveProvider } from "./search/brave.js";
+export type { DuckDuckGoOptions } from "./search/duckduckgo.js";
+export { createDuckDuckGoProvider } from "./search/duckduckgo.js";
+export type { ProviderFetch, ProviderRequest, ProviderResponse } from "./search/http.js";
+export type { SearxngOptions } from "./search/searxng.js";
+export { createSearxngProvider } from "./search/searxng.js";
+export type { TavilyOptions } from "./search/tavily.js";
+export { createTavilyProvider } from "./search/tavily.js";
+export type {
+  ProviderContext,
+  SearchHit,
+  SearchProvider,
+  SearchProviderId,
+  SearchRequest,
+  SearchResponse,
+  SearchResult,
+} from "./search/types.js";
+export { SEARCH_PROVIDER_IDS } from "./search/types.js";
 export type { GrepMatch } from "./shape/grep.js";
 export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
 export { inputJsonSchema, mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";

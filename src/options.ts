@@ -9,6 +9,7 @@ import type { CacheStore } from "./cache/store.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
+import type { SearchProvider, SearchProviderId } from "./search/types.js";
 import { VERSION } from "./version.js";
 
 export type OutputFormat = "markdown" | "text";
@@ -17,6 +18,8 @@ export type RedirectPolicy = "follow" | "same-host" | "same-site";
 export type RobotsPolicy = "respect" | "ignore";
 export type NetworkMode = "enabled" | "none";
 export type Locale = "en" | "ja";
+export type SearchDepth = "basic" | "advanced";
+export type TimeRange = "day" | "week" | "month" | "year";
 
 /**
  * Every agent-facing tool of SPEC §4, by its canonical name. Tools of later issues are listed
@@ -57,8 +60,62 @@ export interface FetchOptions {
   robots?: RobotsPolicy;
   /** Extra request headers. Authorization and Cookie are dropped when a redirect changes origin. */
   headers?: Record<string, string>;
+  /**
+   * Keep only the passages relevant to this query (1 to 1,000 characters): the content is cut
+   * into heading-aware chunks, ranked by BM25, and the matching ones that fit `maxLength` are
+   * returned in document order under their headings. Not combined with `startIndex`.
+   */
+  query?: string;
   /** Cancels the fetch. */
   signal?: AbortSignal;
+}
+
+/** Options of `web.search()` (seed 002 §2.3). */
+export interface SearchOptions {
+  /** How hard the provider looks (Tavily's `search_depth`; others ignore it). @default "basic" */
+  searchDepth?: SearchDepth;
+  /** Results wanted, 1 to 20. @default 5 */
+  maxResults?: number;
+  /** Only results from these domains (subdomains included). @default [] */
+  includeDomains?: readonly string[];
+  /** No results from these domains (subdomains included). @default [] */
+  excludeDomains?: readonly string[];
+  /** Only pages from the past day, week, month or year. @default undefined (any time) */
+  timeRange?: TimeRange;
+  /** Total deadline of the call, ms, retries included. @default the instance's timeout */
+  timeout?: number;
+  /** Cancels the search. */
+  signal?: AbortSignal;
+}
+
+/** Options of `web.context()`: the search's, and the token budget. */
+export interface ContextOptions extends SearchOptions {
+  /** Budget of the whole context string, source list included, in o200k tokens. @default 4000 */
+  maxTokens?: number;
+}
+
+/**
+ * Search providers (SPEC §5). Keys and addresses default to the environment variables named;
+ * the provider is this one, else the first of tavily, brave, searxng whose variable is set,
+ * else duckduckgo.
+ */
+export interface SearchSettings {
+  /** A provider id, or a provider of your own. @default chosen from the keys present */
+  provider?: SearchProviderId | SearchProvider;
+  /** @default TAVILY_API_KEY */
+  tavilyApiKey?: string;
+  /** @default TAVILY_BASE_URL, else https://api.tavily.com */
+  tavilyBaseUrl?: string;
+  /** @default BRAVE_API_KEY */
+  braveApiKey?: string;
+  /** @default BRAVE_BASE_URL, else https://api.search.brave.com */
+  braveBaseUrl?: string;
+  /** A self-hosted SearXNG instance. @default SEARXNG_URL */
+  searxngUrl?: string;
+  /** @default DUCKDUCKGO_BASE_URL, else https://html.duckduckgo.com */
+  duckduckgoBaseUrl?: string;
+  /** Where the variables above are read. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Options of `web.extract()`: those of a fetch, and progress as each URL finishes. */
@@ -139,12 +196,15 @@ export interface WebFetchOptions {
   lookup?: LookupFn;
   /**
    * Advanced: opens the socket once the address guard has chosen a checked address. The
-   * connector receives `hostname` set to that address. Tests inject one that records instead of
-   * connecting. @default undici's connector
+   * connector receives `hostname` set to that address. It also opens the sockets to search
+   * providers, whose operator-configured endpoints skip the guard (and get their own name as
+   * `hostname`). Tests inject one that records instead of connecting. @default undici's connector
    */
   connect?: buildConnector.connector;
   /** Logger (pino-compatible). @default pino on stderr at WEBFETCH_LOG_LEVEL or "info" */
   logger?: Logger;
+  /** Search providers for `search()` and `context()`. @default from the environment (SPEC §5) */
+  search?: SearchSettings;
 }
 
 /** Fully resolved instance options. */
@@ -197,6 +257,14 @@ export const DEFAULTS = {
   retries: 2,
 } as const satisfies Omit<ResolvedOptions, "productToken">;
 
+/** Defaults of search and context. */
+export const SEARCH_DEFAULTS = {
+  searchDepth: "basic",
+  maxResults: 5,
+  /** Token budget of a context (seed 002 §4, SPEC §4). */
+  maxTokens: 4_000,
+} as const;
+
 /** Hard limits a caller cannot raise, each a guard against a misconfiguration. */
 export const LIMITS = {
   /** Longest URL accepted (SPEC §3.1). */
@@ -213,6 +281,12 @@ export const LIMITS = {
   convertHeapMb: 256,
   /** Pages whose id (for read and grep) an instance remembers; the oldest are forgotten first. */
   keptPages: 1_000,
+  /** Characters of a search query or a `query` (seed 002 §2.3). */
+  queryMaxLength: 1_000,
+  /** Results of one search (seed 002 §2.3). */
+  searchMaxResults: 20,
+  /** Domains in include_domains or exclude_domains. */
+  searchMaxDomains: 100,
   /** URLs in one web_extract call (seed 002). */
   extractMaxUrls: 20,
   /** Largest window a tool may ask for: a model's context is the real limit. */

@@ -29,6 +29,10 @@ export interface FetchResult extends PageMetadata {
   truncated: boolean;
   /** Where the next window starts, when `truncated`. */
   nextStartIndex?: number;
+  /** The `query` the content was focused on: only its matching passages are in `content`. */
+  query?: string;
+  /** With `query`: chunks of the page, chunks that matched, chunks returned. */
+  chunks?: { total: number; matched: number; returned: number };
   /** Where the full content was saved, when a save directory is configured. */
   savedPath?: string;
   cached: boolean;

@@ -3,8 +3,10 @@
  * request → policy → cache → transport → decode → convert → shape → result,
  * shares one guarded connection pool, one cache and one concurrency limit per instance.
  */
+import { Agent, buildConnector } from "undici";
 import { MemoryStore } from "./cache/memory.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
+import { type ContextPage, type ContextResult, packContext } from "./context/build.js";
 import { ConvertPool } from "./convert/pool.js";
 import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
@@ -14,6 +16,7 @@ import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
+  type ContextOptions,
   type ExtractOptions,
   type FetchOptions,
   type GrepOptions,
@@ -22,6 +25,8 @@ import {
   type RedirectPolicy,
   type ResolvedOptions,
   resolveOptions,
+  SEARCH_DEFAULTS,
+  type SearchOptions,
   TOOL_DEFAULTS,
   type WebFetchOptions,
 } from "./options.js";
@@ -29,8 +34,17 @@ import { type ExtractResult, extractMany } from "./pages/extract.js";
 import { isPageId, type KeptPage, KeptPages, pageId } from "./pages/kept.js";
 import { readSaved, savePage } from "./pages/save.js";
 import type { FetchResult, GrepResult } from "./result.js";
+import { chooseProvider } from "./search/choose.js";
+import { runSearch } from "./search/run.js";
+import type { SearchProvider, SearchResponse } from "./search/types.js";
+import { checkQuery, checkSearch } from "./search/validate.js";
+import { focusContent } from "./shape/focus.js";
 import { grepContent } from "./shape/grep.js";
+import { tokenCounter } from "./shape/tokens.js";
 import { shapeContent } from "./shape/truncate.js";
+
+/** Words of the context's source list, by locale. */
+const SOURCES_LABEL = { en: "Sources:", ja: "出典:" } as const;
 
 export interface WebFetch {
   /** Fetches one URL: its main content as Markdown (or text) with metadata. Throws WebFetchError. */
@@ -59,6 +73,22 @@ export interface WebFetch {
    * const { matches } = await web.grep(page.id, "install(ation)?", { contextLines: 1 });
    */
   grep(ref: string, pattern: string, options?: GrepOptions): Promise<GrepResult>;
+  /**
+   * Searches the web through the configured provider (SPEC §5). Throws WebFetchError:
+   * `INVALID_INPUT` naming the field, `AUTH_ERROR`, `RATE_LIMITED` (after retries), `PROVIDER_ERROR`.
+   *
+   * @example
+   * const { results } = await web.search("node 20 release date", { maxResults: 3 });
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /**
+   * A cited context for retrieval-augmented generation: search, fetch the top results, keep
+   * their passages most relevant to the query within `maxTokens` (source list included).
+   *
+   * @example
+   * const { context, sources } = await web.context("what is BM25", { maxTokens: 2000 });
+   */
+  context(query: string, options?: ContextOptions): Promise<ContextResult>;
   /** The resolved instance options. */
   readonly options: Readonly<ResolvedOptions>;
   /** Closes pooled connections and the cache store. */
@@ -75,6 +105,7 @@ export interface WebFetch {
  */
 export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const resolved = resolveOptions(options);
+  const instance = options;
   const logger: Logger = options.logger ?? createLogger();
   const cache: CacheStore | undefined =
     options.cache === false
@@ -87,6 +118,12 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const inflight = new Map<string, Promise<CachedPage>>();
   /** Ids of fetched pages, for read and grep; their content stays in the cache or saveDir. */
   const pages = new KeptPages(LIMITS.keptPages);
+  /**
+   * Connections to search providers: operator-configured endpoints, outside the address guard
+   * (SPEC §3.1), but through the injected socket opener when there is one. Made on first use.
+   */
+  let providerAgent: Agent | undefined;
+  let provider: SearchProvider | undefined;
 
   async function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
@@ -341,6 +378,95 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     };
   }
 
+  async function searchWeb(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    let outcome = "ok";
+    let response: SearchResponse | undefined;
+    try {
+      const request = checkSearch(query, options);
+      checkTimeout(options.timeout);
+      provider ??= chooseProvider(instance.search);
+      providerAgent ??= new Agent({
+        connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
+        connections: resolved.maxConnectionsPerOrigin,
+        keepAliveTimeout: 4_000,
+      });
+      response = await runSearch(
+        provider,
+        request,
+        { timeout: options.timeout ?? resolved.timeout, signal: options.signal },
+        { dispatcher: providerAgent, userAgent: resolved.userAgent, retries: resolved.retries },
+      );
+      return response;
+    } catch (error) {
+      outcome = isWebFetchError(error) ? error.code : "ERROR";
+      throw error;
+    } finally {
+      logger.info(
+        {
+          provider: provider?.id,
+          results: response?.results.length,
+          ms: Math.round(performance.now() - started),
+          outcome,
+        },
+        "search",
+      );
+    }
+  }
+
+  async function buildContext(query: string, options: ContextOptions = {}): Promise<ContextResult> {
+    const started = performance.now();
+    const text = checkQuery(query);
+    const maxTokens = options.maxTokens ?? SEARCH_DEFAULTS.maxTokens;
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+      throw new WebFetchError("INVALID_INPUT", "max_tokens must be a positive integer", {
+        retryable: false,
+      });
+    }
+    checkTimeout(options.timeout);
+    const deadline = new Deadline(options.timeout ?? resolved.timeout, options.signal);
+    const { maxTokens: _budget, ...searchOptions } = options;
+    const search = await searchWeb(text, {
+      ...searchOptions,
+      timeout: Math.max(1, deadline.remaining()),
+      signal: deadline.signal,
+    });
+    // The pages come through the whole pipeline, concurrently; one that fails leaves its snippet.
+    const pagesOf = await Promise.all(
+      search.results.map((result) =>
+        withPage(
+          result.url,
+          { timeout: Math.max(1, deadline.remaining()), signal: deadline.signal },
+          ({ page }): ContextPage => ({ content: page.content, title: page.title }),
+        ).catch((error: unknown) => {
+          if (!isWebFetchError(error) && !deadline.signal.aborted) throw error;
+          return undefined;
+        }),
+      ),
+    );
+    const packed = packContext({
+      query: text,
+      search,
+      pages: pagesOf,
+      maxTokens,
+      count: await tokenCounter(),
+      labels: { sources: SOURCES_LABEL[resolved.locale] },
+    });
+    const totalMs = Math.round((performance.now() - started) * 100) / 100;
+    logger.info(
+      {
+        provider: search.provider,
+        results: search.results.length,
+        pages: pagesOf.filter(Boolean).length,
+        sources: packed.sources.length,
+        tokens: packed.tokens,
+        ms: Math.round(totalMs),
+      },
+      "context",
+    );
+    return { ...packed, provider: search.provider, timings: { totalMs } };
+  }
+
   async function extractPages(
     urls: readonly string[],
     options: ExtractOptions = {},
@@ -362,9 +488,12 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     extract: extractPages,
     read: readPage,
     grep: grepPage,
+    search: searchWeb,
+    context: buildContext,
     options: resolved,
     async close() {
       await fetcher.close();
+      await providerAgent?.close();
       await converter.close();
       await cache?.close?.();
     },
@@ -381,7 +510,13 @@ function cacheKey(url: string, format: string, extract: string, call: FetchOptio
 
 /** Programmer errors in per-call options throw at once, before any network work. */
 function checkCallOptions(call: FetchOptions): void {
-  const { maxLength, startIndex, maxRedirects, timeout, maxAge } = call;
+  const { maxLength, startIndex, maxRedirects, timeout, maxAge, query } = call;
+  if (query !== undefined) {
+    checkQuery(query);
+    if (startIndex !== undefined && startIndex > 0) {
+      throw new RangeError("query selects passages from the whole page: it takes no startIndex");
+    }
+  }
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }
@@ -398,11 +533,15 @@ function checkCallOptions(call: FetchOptions): void {
       `maxRedirects must be an integer from 0 to ${LIMITS.maxRedirectsCeiling}, got ${maxRedirects}`,
     );
   }
-  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout < 1)) {
-    throw new RangeError(`timeout must be at least 1 ms, got ${timeout}`);
-  }
+  checkTimeout(timeout);
   if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge < 0)) {
     throw new RangeError(`maxAge must be a number of seconds >= 0, got ${maxAge}`);
+  }
+}
+
+function checkTimeout(timeout: number | undefined): void {
+  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout < 1)) {
+    throw new RangeError(`timeout must be at least 1 ms, got ${timeout}`);
   }
 }
 
@@ -450,7 +589,15 @@ function toResult(
       { retryable: false },
     );
   }
-  const shaped = shapeContent(page.content, { startIndex, maxLength });
+  const focused = call.query ? focusContent(page.content, call.query.trim(), maxLength) : undefined;
+  const shaped = focused
+    ? {
+        content: focused.content,
+        totalLength: page.content.length,
+        startIndex: 0,
+        truncated: false,
+      }
+    : shapeContent(page.content, { startIndex, maxLength });
   const result: FetchResult = {
     url: page.url,
     id,
@@ -471,7 +618,8 @@ function toResult(
     totalLength: shaped.totalLength,
     startIndex: shaped.startIndex,
     truncated: shaped.truncated,
-    ...optional("nextStartIndex", shaped.nextStartIndex),
+    ...optional("nextStartIndex", "nextStartIndex" in shaped ? shaped.nextStartIndex : undefined),
+    ...(focused && call.query ? { query: call.query.trim(), chunks: focused.chunks } : {}),
     cached,
     fetchedAt: page.fetchedAt,
     timings: { totalMs: Math.round(ms * 100) / 100 },

@@ -2,7 +2,6 @@
  * `webfetch extract <url...>`: many URLs through web.extract(), printed in seed 002's layout (or
  * `{results, failed}` with --json), progress on stderr when it is a terminal.
  */
-import { WebFetchError } from "../errors.js";
 import type { ExtractOptions } from "../options.js";
 import type { ExtractProgress } from "../pages/extract.js";
 import { extractText } from "../tools/format.js";
@@ -21,15 +20,11 @@ export async function extractCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  if (flags.query !== undefined) {
-    throw new WebFetchError("INVALID_INPUT", "--query is not available in this version yet", {
-      retryable: false,
-    });
-  }
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: ExtractOptions = {
     ...callOptions(flags),
+    ...(flags.query !== undefined ? { query: flags.query } : {}),
     ...(io.stderr.isTTY ? { onProgress: (p: ExtractProgress) => progress(p, io) } : {}),
   };
   try {

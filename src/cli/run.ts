@@ -6,8 +6,9 @@ import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { convertHtml } from "../convert/html.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import type { FetchOptions } from "../options.js";
+import { type FetchOptions, LIMITS } from "../options.js";
 import type { FetchResult } from "../result.js";
+import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import { VERSION } from "../version.js";
 import { createWebFetch } from "../webfetch.js";
 import { type ExtractFlags, extractCommand } from "./extract.js";
@@ -21,6 +22,7 @@ import {
   withNewline,
 } from "./io.js";
 import { mcpCommand } from "./mcp.js";
+import { type ContextFlags, contextCommand, type SearchFlags, searchCommand } from "./search.js";
 import { type CallFlags, callOptions, cliSetup } from "./setup.js";
 import { type ToolsFlags, toolsCommand } from "./tools.js";
 
@@ -43,6 +45,15 @@ function integer(min: number) {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min)
       throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+function between(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
     return n;
   };
 }
@@ -155,6 +166,49 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--ignore-robots", "do not obey robots.txt for this call")
     .action(action<ExtractFlags>((flags, urls) => extractCommand(urls, flags, io, env)));
 
+  /** The flags search and context share. */
+  const searchFlags = (command: Command) =>
+    command
+      .addOption(
+        new Option(
+          "--provider <id>",
+          "search provider (default: config, then environment)",
+        ).choices(SEARCH_PROVIDER_IDS),
+      )
+      .option(
+        "--max-results <n>",
+        `results, 1 to ${LIMITS.searchMaxResults} (default 5)`,
+        between(1, LIMITS.searchMaxResults),
+      )
+      .addOption(new Option("--depth <depth>", "search depth").choices(["basic", "advanced"]))
+      .option("--include-domain <domain>", "only results from this domain (repeatable)", collect)
+      .option("--exclude-domain <domain>", "no results from this domain (repeatable)", collect)
+      .addOption(
+        new Option("--time-range <range>", "only recent pages").choices([
+          "day",
+          "week",
+          "month",
+          "year",
+        ]),
+      )
+      .option("--timeout <s>", "total deadline in seconds (default 30)", seconds);
+
+  searchFlags(
+    program
+      .command("search")
+      .description("search the web through the configured provider")
+      .argument("<query...>", "what to search for (at most 1000 characters)"),
+  ).action(action<SearchFlags>((flags, words) => searchCommand(words, flags, io, env)));
+
+  searchFlags(
+    program
+      .command("context")
+      .description("a cited, token-budgeted context for RAG: search, fetch, rank, pack")
+      .argument("<query...>", "what the context should answer (at most 1000 characters)"),
+  )
+    .option("--max-tokens <n>", "token budget, source list included (default 4000)", integer(1))
+    .action(action<ContextFlags>((flags, words) => contextCommand(words, flags, io, env)));
+
   program
     .command("mcp")
     .description("serve the tools over MCP on stdio (logs go to stderr)")
@@ -215,11 +269,17 @@ async function fetchCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  if (flags.query !== undefined || flags.prompt !== undefined) {
-    const which = flags.query !== undefined ? "--query" : "--prompt";
-    throw new WebFetchError("INVALID_INPUT", `${which} is not available in this version yet`, {
+  if (flags.prompt !== undefined) {
+    throw new WebFetchError("INVALID_INPUT", "--prompt is not available in this version yet", {
       retryable: false,
     });
+  }
+  if (flags.query !== undefined && flags.startIndex !== undefined && flags.startIndex > 0) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      "--query selects passages from the whole page: it takes no --start-index",
+      { retryable: false },
+    );
   }
   if (flags.render === "always") {
     throw new WebFetchError(
@@ -234,6 +294,7 @@ async function fetchCommand(
   const web = createWebFetch(options);
   const call: FetchOptions = {
     ...callOptions(flags),
+    ...(flags.query !== undefined ? { query: flags.query } : {}),
     ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
     ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),

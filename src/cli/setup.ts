@@ -43,6 +43,8 @@ export function cliSetup(
   if (allow.length > 0) options.allowAddresses = allow;
   if (flags.userAgent) options.userAgent = flags.userAgent;
   if (flags.locale) options.locale = flags.locale;
+  // Provider keys come from the run's environment (tests pass their own), never another's.
+  options.search = { ...options.search, env };
   options.logger = logger ?? (flags.verbose ? createLogger("info") : silentLogger);
   try {
     // Validate now so a bad --allow-address is a usage error, not a crash later.

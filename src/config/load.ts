@@ -113,6 +113,7 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (f.save_dir) out.saveDir = f.save_dir;
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
+  if (config.search?.provider) out.search = { provider: config.search.provider };
   return out;
 }
 

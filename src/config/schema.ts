@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { TOOL_IDS, type ToolId } from "../options.js";
+import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 
 /**
  * Numbers and booleans may come from `${VAR}` expansion, which yields text: "30" and "true"
@@ -69,7 +70,17 @@ export const configSchema = z
       })
       .partial()
       .strict(),
-    search: z.object({ provider: z.string() }).partial().passthrough(),
+    // Keys and addresses stay in the environment (TAVILY_API_KEY, …; SPEC §5), not in the file.
+    search: z
+      .object({
+        // `${SEARCH_PROVIDER:-}` with nothing set means "choose from the environment".
+        provider: z.preprocess(
+          (v) => (v === "" ? undefined : v),
+          z.enum(SEARCH_PROVIDER_IDS).optional(),
+        ),
+      })
+      .partial()
+      .strict(),
     llm: z
       .object({
         provider: z.string(),

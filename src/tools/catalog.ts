@@ -4,14 +4,18 @@
  * adapter pick it up unchanged.
  */
 import type { ToolSpec } from "./types.js";
+import { webContextTool } from "./web-context.js";
 import { webExtractTool } from "./web-extract.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webGrepTool } from "./web-grep.js";
 import { webReadTool } from "./web-read.js";
+import { webSearchTool } from "./web-search.js";
 
 export const BUILTIN_TOOLS: readonly ToolSpec[] = [
   webFetchTool,
   webExtractTool,
+  webSearchTool,
+  webContextTool,
   webReadTool,
   webGrepTool,
 ];

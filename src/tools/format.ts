@@ -3,8 +3,10 @@
  * continuation line in the tool's language; seed 002 §3.4's layout for many URLs; grep's
  * numbered lines. Structured results are left as the library returns them.
  */
+import type { ContextResult } from "../context/build.js";
 import type { ExtractResult } from "../pages/extract.js";
 import type { FetchResult, GrepResult } from "../result.js";
+import type { SearchResponse } from "../search/types.js";
 import { continuationLine } from "../shape/truncate.js";
 import type { ErrorInfo, Texts } from "./texts.js";
 import type { ToolEnv } from "./types.js";
@@ -14,6 +16,12 @@ export type TextEnv = Pick<ToolEnv, "texts" | "nameOf">;
 
 /** The page's content with its continuation line in the tool's words (naming the id's tools). */
 export function contentText(result: FetchResult, env: TextEnv): string {
+  if (result.query !== undefined && result.chunks) {
+    const { focus } = env.texts;
+    if (result.content === "") return focus.none(result.query);
+    const summary = focus.summary(result.query, result.chunks.returned, result.chunks.matched);
+    return `${summary}\n\n${result.content}`;
+  }
   const next = result.nextStartIndex;
   if (!result.truncated || next === undefined) return result.content;
   const line = continuationLine(next, result.totalLength);
@@ -54,6 +62,26 @@ export function extractText(result: ExtractResult, env: TextEnv): string {
   }
   const body = [...sections, ...(failedPart ? [failedPart] : [])].join("\n\n---\n\n");
   return `${t.heading}\n\n${body}`;
+}
+
+/** Seed 002 §2.4: the heading, then each result numbered with its URL, score and snippet. */
+export function searchText(response: SearchResponse, env: TextEnv): string {
+  const t = env.texts.search;
+  const items = response.results.map((r, i) =>
+    t.result(i + 1, r.title, r.url, r.score, r.snippet).trimEnd(),
+  );
+  return [t.heading(response.query), ...(items.length > 0 ? items : [t.none])].join("\n\n");
+}
+
+/** Seed 002 §4.4: the heading, then the cited context (or the no-results text). */
+export function contextText(result: ContextResult, env: TextEnv): string {
+  const body = result.context === "" ? env.texts.search.none : result.context;
+  return `${contextHeading(result.query, env)}${body}`;
+}
+
+/** The heading line of a context text and the blank line after it. */
+export function contextHeading(query: string, env: TextEnv): string {
+  return `${env.texts.context.heading(query)}\n\n`;
 }
 
 /** A summary, then each match grep-style: `N: line` for matches, `N- line` around them. */
@@ -102,6 +130,7 @@ function grepBlocks(result: GrepResult): string {
 }
 
 /** The message in the tool's language, then the code (seed 002 §5.3's two lines). */
-export function errorText(error: ErrorInfo, texts: Texts): string {
-  return `${texts.errorMessage(error)}\n${texts.labels.errorType}: ${error.code}`;
+export function errorText(error: ErrorInfo, texts: Texts, provider = false): string {
+  const message = provider ? texts.providerError(error) : texts.errorMessage(error);
+  return `${message}\n${texts.labels.errorType}: ${error.code}`;
 }

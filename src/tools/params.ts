@@ -13,7 +13,7 @@ export const extractModeParam = (t: Texts) =>
   z.enum(["markdown", "text"]).optional().describe(t.params.extract_mode);
 
 export const queryParam = (t: Texts) =>
-  z.string().min(1).max(1000).optional().describe(t.params.query);
+  z.string().trim().min(1).max(LIMITS.queryMaxLength).optional().describe(t.params.query);
 
 /** A window length a model may ask for. */
 export const lengthParam = (describe: string) =>
@@ -26,4 +26,20 @@ export const startIndexParam = (t: Texts) =>
 export const pageRefParams = (t: Texts) => ({
   url: z.string().min(1).optional().describe(t.params.url),
   id: z.string().min(1).max(64).optional().describe(t.params.id),
+});
+
+/** web_search's narrowing parameters, shared with web_context (seed 002 §2.3). */
+export const searchParams = (t: Texts) => ({
+  search_depth: z.enum(["basic", "advanced"]).optional().describe(t.params.search_depth),
+  include_domains: z
+    .array(z.string().min(1).max(253))
+    .max(LIMITS.searchMaxDomains)
+    .optional()
+    .describe(t.params.include_domains),
+  exclude_domains: z
+    .array(z.string().min(1).max(253))
+    .max(LIMITS.searchMaxDomains)
+    .optional()
+    .describe(t.params.exclude_domains),
+  time_range: z.enum(["day", "week", "month", "year"]).optional().describe(t.params.time_range),
 });

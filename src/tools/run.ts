@@ -4,7 +4,7 @@
  * with the tool, its outcome and `execution_time_ms` (seed 002 §5).
  */
 import type { z } from "zod";
-import { isWebFetchError, WebFetchError } from "../errors.js";
+import { isWebFetchError, PROVIDER_CODES, WebFetchError } from "../errors.js";
 import { errorText } from "./format.js";
 import type { ErrorInfo, Texts } from "./texts.js";
 import type { ToolEnv, ToolLogger, ToolResult, ToolSpec } from "./types.js";
@@ -40,24 +40,31 @@ export async function runTool(
   } catch (error) {
     const info = errorInfo(error);
     code = info.code;
-    result = errorResult(info, tool.env.texts);
+    result = errorResult(info, tool.env.texts, tool.spec.providerErrors);
   }
+  // Seed 002 §5.2: every call is timed, in its log line and in its result object.
+  const ms = Math.round((performance.now() - started) * 100) / 100;
+  result.structured = { ...result.structured, execution_time_ms: ms };
   tool.logger.info(
     {
       tool: name,
       outcome: result.isError ? "failed" : "success",
       ...(code ? { code } : {}),
-      execution_time_ms: Math.round((performance.now() - started) * 100) / 100,
+      execution_time_ms: ms,
     },
     "tool",
   );
   return result;
 }
 
-/** An error result: the message in the tool's language and the code; the object for programs. */
-export function errorResult(info: ErrorInfo, texts: Texts): ToolResult {
+/**
+ * An error result: the message in the tool's language and the code; the object for programs.
+ * A tool that calls a search provider shows the provider's failures as seed 002 §5.3 does.
+ */
+export function errorResult(info: ErrorInfo, texts: Texts, providerErrors = false): ToolResult {
+  const provider = providerErrors && PROVIDER_CODES.has(info.code as never);
   return {
-    text: errorText(info, texts),
+    text: errorText(info, texts, provider),
     structured: { error: { code: info.code, message: info.message } },
     isError: true,
   };
@@ -70,6 +77,7 @@ function errorInfo(error: unknown): ErrorInfo {
       code: error.code,
       message: error.message,
       ...(error.location ? { location: error.location } : {}),
+      ...(error.provider ? { provider: error.provider } : {}),
     };
   }
   if (error instanceof RangeError) return { code: "INVALID_INPUT", message: error.message };

@@ -29,6 +29,8 @@ export const fetchResultSchema = z.looseObject({
   startIndex: z.number(),
   truncated: z.boolean(),
   nextStartIndex: z.number().optional(),
+  query: text(),
+  chunks: z.object({ total: z.number(), matched: z.number(), returned: z.number() }).optional(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),
@@ -65,4 +67,30 @@ export const grepResultSchema = z.looseObject({
   ),
   incomplete: z.boolean(),
   savedPath: text(),
+});
+
+/** `web.search()`'s answer. */
+export const searchResultSchema = z.looseObject({
+  query: z.string(),
+  provider: z.string(),
+  results: z.array(
+    z.object({
+      title: z.string(),
+      url: z.string(),
+      snippet: z.string(),
+      score: z.number(),
+      publishedAt: text(),
+    }),
+  ),
+  timings: z.object({ totalMs: z.number() }),
+});
+
+/** `web.context()`'s answer. */
+export const contextResultSchema = z.looseObject({
+  query: z.string(),
+  context: z.string(),
+  sources: z.array(z.object({ n: z.number(), url: z.string(), title: z.string() })),
+  tokens: z.number(),
+  provider: z.string(),
+  timings: z.object({ totalMs: z.number() }),
 });

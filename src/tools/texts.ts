@@ -14,6 +14,8 @@ export interface ErrorInfo {
   code: ToolErrorCode;
   message: string;
   location?: string;
+  /** The provider that failed (AUTH_ERROR, RATE_LIMITED, PROVIDER_ERROR), by name. */
+  provider?: string;
 }
 
 /** What a continuation line needs: where to go on, and how to reach the rest by id. */
@@ -42,7 +44,14 @@ export interface Texts {
   /** A call whose arguments are not valid JSON. */
   badArguments(detail: string): string;
   errorMessage(error: ErrorInfo): string;
+  /** Seed 002 §5.3's first line, for a search provider's failure. */
+  providerError(error: ErrorInfo): string;
   readNeedsRef: string;
+  /** A page fetched with `query`: how many passages matched, or that none did. */
+  focus: {
+    summary(query: string, returned: number, total: number): string;
+    none(query: string): string;
+  };
   extract: {
     heading: string;
     item(url: string): string;
@@ -64,7 +73,10 @@ export interface Texts {
     shown(n: number): string;
     incomplete: string;
   };
-  tools: Record<"web_fetch" | "web_extract" | "web_read" | "web_grep", ToolTexts>;
+  tools: Record<
+    "web_fetch" | "web_extract" | "web_search" | "web_context" | "web_read" | "web_grep",
+    ToolTexts
+  >;
   params: {
     url: string;
     prompt: string;
@@ -77,6 +89,14 @@ export interface Texts {
     length(defaultLength: number): string;
     pattern: string;
     context_lines: string;
+    search_query: string;
+    search_depth: string;
+    max_results: string;
+    include_domains: string;
+    exclude_domains: string;
+    time_range: string;
+    context_query: string;
+    max_tokens(defaultTokens: number): string;
   };
 }
 
@@ -97,7 +117,14 @@ const en: Texts = {
   unknownTool: (name) => `No tool is named ${name}`,
   badArguments: (detail) => `The arguments are not valid JSON: ${detail}`,
   errorMessage: (error) => error.message,
+  providerError: (error) => `Search provider error: ${error.message}`,
   readNeedsRef: "Give the url or the id of a page fetched earlier",
+  focus: {
+    summary: (query, returned, total) =>
+      `Passages matching "${query}": ${returned} of ${total}, in page order`,
+    none: (query) =>
+      `No passage of the page matches "${query}". Try other words, or fetch without query.`,
+  },
   extract: {
     heading: "## Extracted content",
     item: (url) => `### URL: ${url}`,
@@ -137,6 +164,21 @@ const en: Texts = {
         "followed by the URLs that failed and why. Duplicate URLs are merged; an invalid or failing URL is " +
         "reported without stopping the others.",
     },
+    web_search: {
+      title: "Search the web",
+      description:
+        "Search the web and return numbered results, each with its title, URL, relevance score and a snippet. " +
+        "Use it to find pages when you do not know the URL; then read the best ones with web_fetch. " +
+        "search_depth advanced looks harder (with providers that support it); include_domains / exclude_domains " +
+        "and time_range narrow the results.",
+    },
+    web_context: {
+      title: "Search context for RAG",
+      description:
+        "Search the web, read the top results and return the passages most relevant to the query as one context " +
+        "within max_tokens, each passage cited [n] with a source list at the end. Use it to ground an answer in " +
+        "current web sources in a single call.",
+    },
     web_read: {
       title: "Read a fetched page",
       description:
@@ -164,6 +206,14 @@ const en: Texts = {
     length: (n) => `Characters to return (default ${n})`,
     pattern: "A regular expression or literal text to search for (at most 500 characters)",
     context_lines: "Lines of context before and after each match, 0 to 10 (default 2)",
+    search_query: "The search query (1 to 1000 characters)",
+    search_depth: 'Search depth: "basic" (default) or "advanced"',
+    max_results: "Number of results, 1 to 20 (default 5)",
+    include_domains: "Only return results from these domains (subdomains included)",
+    exclude_domains: "Never return results from these domains (subdomains included)",
+    time_range: 'Only pages from the past "day", "week", "month" or "year"',
+    context_query: "What the context should answer (1 to 1000 characters)",
+    max_tokens: (n) => `Token budget of the whole context, source list included (default ${n})`,
   },
 };
 
@@ -205,7 +255,16 @@ const ja: Texts = {
   unknownTool: (name) => `${name} という名前のツールはありません`,
   badArguments: (detail) => `引数が正しい JSON ではありません: ${detail}`,
   errorMessage: (error) => JA_ERRORS[error.code](error),
+  // Seed 002 §5.3 names its one provider ("Tavily API エラー"); here, the one that failed.
+  providerError: (error) =>
+    `${error.provider ?? "検索"} API エラー: ${JA_ERRORS[error.code](error)}`,
   readNeedsRef: "取得済みページの url または id を指定してください",
+  focus: {
+    summary: (query, returned, total) =>
+      `「${query}」に関係する部分: 全${total}件のうち${returned}件（ページ内の順）`,
+    none: (query) =>
+      `「${query}」に関係する部分はページにありません。別の語で試すか、query なしで取得してください。`,
+  },
   extract: {
     heading: "## コンテンツ抽出結果",
     item: (url) => `### URL: ${url}`,
@@ -244,6 +303,19 @@ const ja: Texts = {
         "最大20個の URL をまとめて取得し、URL ごとの見出しの下にそれぞれの本文を返し、最後に失敗した URL とその理由を示す。" +
         "重複した URL は1つにまとめられ、無効な URL や失敗した URL があってもほかの URL の処理は続く。",
     },
+    web_search: {
+      title: "Web検索",
+      description:
+        "Web検索を実行し、検索結果（タイトル、URL、スコア、コンテンツ概要）を番号付きで返す。" +
+        "URL が分からないページを探すときに使い、よい結果は web_fetch で読む。" +
+        "search_depth を advanced にすると詳しく検索する（対応するプロバイダーのみ）。include_domains / exclude_domains と time_range で結果を絞り込める。",
+    },
+    web_context: {
+      title: "RAG用検索コンテキストの取得",
+      description:
+        "Web検索を実行して上位の結果を読み、クエリに最も関係する部分を max_tokens 以内の1つのコンテキストにまとめて返す。" +
+        "各部分には出典番号 [n] が付き、最後に出典の一覧がある。最新のWeb情報に基づいて答えるときに1回の呼び出しで使う。",
+    },
     web_read: {
       title: "取得済みページを読む",
       description:
@@ -270,6 +342,15 @@ const ja: Texts = {
     length: (n) => `返す文字数（既定 ${n}）`,
     pattern: "検索する正規表現または文字列（500文字まで）",
     context_lines: "一致した行の前後に示す行数、0〜10（既定 2）",
+    search_query: "検索クエリ（1〜1000文字）",
+    search_depth: '検索詳細度: "basic"（既定）または "advanced"',
+    max_results: "結果数、1〜20（既定 5）",
+    include_domains: "このドメイン（サブドメインを含む）の結果だけを返す",
+    exclude_domains: "このドメイン（サブドメインを含む）の結果は返さない",
+    time_range:
+      '過去 "day"（1日）、"week"（1週間）、"month"（1か月）、"year"（1年）のページだけを返す',
+    context_query: "コンテキストで答えたいこと（1〜1000文字）",
+    max_tokens: (n) => `出典一覧を含むコンテキスト全体の最大トークン数（既定 ${n}）`,
   },
 };
 

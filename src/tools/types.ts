@@ -66,6 +66,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   input(env: Omit<ToolEnv, "signal">): Input;
   /** The structured result's schema. */
   output: z.ZodObject;
+  /** Its AUTH_ERROR / RATE_LIMITED / PROVIDER_ERROR are a search provider's (seed 002 §5.3's text). */
+  providerErrors?: boolean;
   /** Whether the instance can offer it at all (a model or a provider may be missing). */
   available?(web: WebFetch): boolean;
   /** Runs the tool; throws on failure (the runner turns every throw into an error result). */

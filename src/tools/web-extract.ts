@@ -5,7 +5,6 @@ import { extractText } from "./format.js";
 import { extractModeParam, queryParam } from "./params.js";
 import { extractResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
-import { notAvailable } from "./web-fetch.js";
 
 export const webExtractTool = defineTool({
   id: "web_extract",
@@ -18,9 +17,9 @@ export const webExtractTool = defineTool({
     }),
   output: extractResultSchema,
   async handle(input, env) {
-    if (input.query !== undefined) throw notAvailable("query", env.texts);
     const result = await env.web.extract(input.urls, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
+      ...(input.query === undefined ? {} : { query: input.query }),
       maxLength: env.settings.maxLength,
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),

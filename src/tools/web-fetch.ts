@@ -21,11 +21,18 @@ export const webFetchTool = defineTool({
     }),
   output: fetchResultSchema,
   async handle(input, env) {
-    // prompt and query arrive with later issues: refused clearly rather than ignored.
+    // prompt arrives with a later issue: refused clearly rather than ignored.
     if (input.prompt !== undefined) throw notAvailable("prompt", env.texts);
-    if (input.query !== undefined) throw notAvailable("query", env.texts);
+    if (input.query !== undefined && input.start_index !== undefined && input.start_index > 0) {
+      throw new WebFetchError(
+        "INVALID_INPUT",
+        "start_index: query selects passages from the whole page, so it takes no start_index",
+        { retryable: false },
+      );
+    }
     const result = await env.web.fetch(input.url, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
+      ...(input.query === undefined ? {} : { query: input.query }),
       maxLength: input.max_length ?? env.settings.maxLength,
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),

@@ -59,6 +59,7 @@ describe("webfetch/langchain", () => {
     expect(String(message.content)).toMatch(/\nError type: BLOCKED_ADDRESS$/);
     expect(message.artifact).toEqual({
       error: { code: "BLOCKED_ADDRESS", message: expect.any(String) },
+      execution_time_ms: expect.any(Number),
     });
   });
 

@@ -14,6 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { ALL_TOOLS } from "../tools/helpers.js";
 
 const BIN = join(process.cwd(), "dist/cli/bin.js");
 
@@ -53,7 +54,7 @@ describe("webfetch mcp (stdio)", () => {
 
   it("lists the tools with input and output schemas and annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["web_fetch", "web_extract", "web_read", "web_grep"]);
+    expect(tools.map((t) => t.name)).toEqual([...ALL_TOOLS]);
     const fetch = tools[0]!;
     expect(fetch.title).toBe("Fetch web page");
     expect(fetch.annotations).toEqual({
@@ -173,7 +174,13 @@ describe("webfetch mcp with a configuration file", () => {
     ]);
     const client = await connect(["--config", config], { FIXTURE_PORT: String(server.port) });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["wf_web_fetch", "wf_web_extract", "wf_web_read"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "wf_web_fetch",
+      "wf_web_extract",
+      "wf_web_search",
+      "wf_web_context",
+      "wf_web_read",
+    ]);
     const result = (await client.callTool({
       name: "wf_web_fetch",
       arguments: { url: page("/long") },

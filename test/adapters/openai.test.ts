@@ -58,8 +58,8 @@ describe("webfetch/openai", () => {
     expect(await openai.run({ name: "web_fetch", arguments: "" })).toMatch(
       /^url: .*\nError type: INVALID_INPUT$/,
     );
-    expect(await openai.run({ name: "web_search", arguments: "{}" })).toBe(
-      "No tool is named web_search\nError type: INVALID_INPUT",
+    expect(await openai.run({ name: "web_searcher", arguments: "{}" })).toBe(
+      "No tool is named web_searcher\nError type: INVALID_INPUT",
     );
   });
 });

@@ -68,7 +68,13 @@ describe("adapter options", () => {
       prefix: "wf_",
       tools: { web_extract: { enabled: false }, web_fetch: { name: "fetch_page" } },
     };
-    const expected = ["wf_fetch_page", "wf_web_read", "wf_web_grep"];
+    const expected = [
+      "wf_fetch_page",
+      "wf_web_search",
+      "wf_web_context",
+      "wf_web_read",
+      "wf_web_grep",
+    ];
     const all = { ...options, ...tools };
     expect(Object.keys(createAiSdkTools(all))).toEqual(expected);
     expect(createLangChainTools(all).map((t) => t.name)).toEqual(expected);

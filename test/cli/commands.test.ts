@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRunOptions, runCli } from "../helpers/cli.js";
 import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { ALL_TOOLS } from "../tools/helpers.js";
 
 let server: FixtureServer;
 
@@ -56,10 +57,19 @@ describe("webfetch extract", () => {
     );
   });
 
-  it("refuses --query until it is available", async () => {
-    const r = await cli(["extract", page("/json"), "--query", "x", ...allow()]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain("INVALID_INPUT");
+  it("--query keeps the passages of each page that match", async () => {
+    const r = await cli([
+      "extract",
+      page("/article"),
+      "--query",
+      "paragraph 3",
+      "--json",
+      ...allow(),
+    ]);
+    expect(r.status).toBe(0);
+    const { results } = JSON.parse(r.stdout);
+    expect(results[0]).toMatchObject({ query: "paragraph 3", truncated: false });
+    expect(results[0].content).toContain("Paragraph 3 of the article");
   });
 });
 
@@ -68,12 +78,7 @@ describe("webfetch tools", () => {
     const r = await cli(["tools", "--format", "mcp"]);
     expect(r.status).toBe(0);
     const tools = JSON.parse(r.stdout);
-    expect(tools.map((t: { name: string }) => t.name)).toEqual([
-      "web_fetch",
-      "web_extract",
-      "web_read",
-      "web_grep",
-    ]);
+    expect(tools.map((t: { name: string }) => t.name)).toEqual([...ALL_TOOLS]);
     const extract = tools[1];
     expect(extract.inputSchema.properties.urls).toMatchObject({
       type: "array",
@@ -96,6 +101,8 @@ describe("webfetch tools", () => {
     const r = await cli(["tools"], { cwd: dir });
     expect(JSON.parse(r.stdout).map((t: { name: string }) => t.name)).toEqual([
       "wf_fetch_page",
+      "wf_web_search",
+      "wf_web_context",
       "wf_web_read",
       "wf_web_grep",
     ]);
@@ -125,12 +132,7 @@ describe("webfetch tools", () => {
     });
     expect(strict[0].function.parameters.required).toHaveLength(6);
     const anthropic = JSON.parse((await cli(["tools", "--format", "anthropic"])).stdout);
-    expect(anthropic.map((t: { name: string }) => t.name)).toEqual([
-      "web_fetch",
-      "web_extract",
-      "web_read",
-      "web_grep",
-    ]);
+    expect(anthropic.map((t: { name: string }) => t.name)).toEqual([...ALL_TOOLS]);
     expect(Object.keys(anthropic[0])).toEqual(["name", "description", "input_schema"]);
   });
 

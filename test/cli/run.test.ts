@@ -119,9 +119,12 @@ describe("webfetch CLI (run)", () => {
     expect((await cli(["fetch", page("/article"), "--redirects", "sometimes"])).status).toBe(2);
     expect((await cli(["fetch"])).status).toBe(2);
     expect((await cli(["fetch", page("/article"), "--allow-address", "not-an-ip"])).status).toBe(2);
-    const q = await cli(["fetch", page("/article"), "--query", "x"]);
+    const q = await cli(["fetch", page("/article"), "--prompt", "x"]);
     expect(q.status).toBe(2);
     expect(q.stderr).toContain("INVALID_INPUT");
+    const long = await cli(["fetch", page("/article"), "--query", "x".repeat(1001)]);
+    expect(long.status).toBe(2);
+    expect(long.stderr).toContain("INVALID_INPUT: query must be at most 1000 characters");
   });
 
   it("bad usage under --json prints an INVALID_INPUT error object", async () => {

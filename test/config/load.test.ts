@@ -13,6 +13,7 @@ import { silentLogger } from "../../src/log.js";
 import { createTools } from "../../src/tools/registry.js";
 import { createWebFetch } from "../../src/webfetch.js";
 import { configFile } from "../helpers/config.js";
+import { ALL_TOOLS } from "../tools/helpers.js";
 
 /** The message of the configuration error `fn` throws. */
 function configError(fn: () => unknown): string {
@@ -56,12 +57,7 @@ describe("configuration: tools section", () => {
     const web = createWebFetch({ logger: silentLogger });
     try {
       const tools = createTools({ web, logger: silentLogger, ...toolsOptionsFromConfig({}) });
-      expect(tools.map((t) => t.name)).toEqual([
-        "web_fetch",
-        "web_extract",
-        "web_read",
-        "web_grep",
-      ]);
+      expect(tools.map((t) => t.name)).toEqual([...ALL_TOOLS]);
     } finally {
       await web.close();
     }
@@ -125,7 +121,13 @@ describe("configuration: tools section", () => {
       await server.connect(serverSide);
       await client.connect(clientSide);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["web_fetch", "web_extract", "read_page"]);
+      expect(tools.map((t) => t.name)).toEqual([
+        "web_fetch",
+        "web_extract",
+        "web_search",
+        "web_context",
+        "read_page",
+      ]);
     } finally {
       await client.close();
       await server.close();

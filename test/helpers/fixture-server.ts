@@ -45,6 +45,25 @@ ${body}
 </body></html>`;
 }
 
+/**
+ * A guide with headed sections, for query-focused extraction and RAG context: each topic is a
+ * section whose paragraphs talk about that topic only.
+ */
+export function guideHtml(title: string, topics: readonly string[]): string {
+  const sections = topics
+    .map(
+      (topic) => `<h2>${topic}</h2>
+<p>This section explains ${topic} in detail. The ${topic} steps are short, and every ${topic} example works as written.</p>
+<p>More about ${topic}: people who read about ${topic} usually come back to ${topic} again.</p>`,
+    )
+    .join("\n");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body><main><article><h1>${title}</h1>
+<p>An introduction to ${title} that mentions nothing in particular.</p>
+${sections}
+</article></main></body></html>`;
+}
+
 /** Lazily built bodies that are expensive to make. */
 const cached = new Map<string, Buffer>();
 function memo(key: string, make: () => Buffer): Buffer {
@@ -287,6 +306,17 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           location: url.searchParams.get("url") ?? "/",
         })
         .end();
+    },
+    "/guide": (_req, res, url) => {
+      const topics = (
+        url.searchParams.get("topics") ?? "installation,configuration,upgrades"
+      ).split(",");
+      send(
+        res,
+        200,
+        "text/html; charset=utf-8",
+        guideHtml(url.searchParams.get("title") ?? "Guide", topics),
+      );
     },
     "/private": (_req, res) => send(res, 200, "text/html", articleHtml("Private", 2)),
     "/public": (_req, res) => send(res, 200, "text/html", articleHtml("Public", 2)),

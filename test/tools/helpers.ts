@@ -4,6 +4,16 @@ import { createTools } from "../../src/tools/registry.js";
 import type { Tool } from "../../src/tools/types.js";
 import type { WebFetch } from "../../src/webfetch.js";
 
+/** Every built-in tool, in the order hosts list them. */
+export const ALL_TOOLS = [
+  "web_fetch",
+  "web_extract",
+  "web_search",
+  "web_context",
+  "web_read",
+  "web_grep",
+] as const;
+
 export interface ToolBox {
   tool(name: string): Tool;
   names: string[];

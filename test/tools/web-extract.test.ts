@@ -141,7 +141,7 @@ describe("web_extract tool", () => {
     );
   });
 
-  it("takes 1 to 20 URLs and refuses query until it is available", async () => {
+  it("takes 1 to 20 URLs, and a query of at most 1000 characters", async () => {
     const tool = toolBox(suite.t.web).tool("web_extract");
     const url = suite.server.url("/article");
     expect((await tool.call({ urls: [] })).isError).toBe(true);
@@ -149,9 +149,8 @@ describe("web_extract tool", () => {
     const tooMany = await tool.call({ urls: many });
     expect(tooMany.isError).toBe(true);
     expect(tooMany.text).toContain("Error type: INVALID_INPUT");
-    const query = await tool.call({ urls: [url], query: "x" });
-    expect(query.text).toBe(
-      "query is not available in this version yet\nError type: INVALID_INPUT",
-    );
+    const query = await tool.call({ urls: [url], query: "x".repeat(1001) });
+    expect(query.isError).toBe(true);
+    expect(query.text).toMatch(/^query: .*\nError type: INVALID_INPUT$/);
   });
 });

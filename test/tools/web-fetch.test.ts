@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureSuite } from "../helpers/web.js";
-import { toolBox } from "./helpers.js";
+import { ALL_TOOLS, toolBox } from "./helpers.js";
 
 const suite = fixtureSuite();
 
@@ -48,22 +48,16 @@ describe("web_fetch tool", () => {
     expect(second.text).not.toContain("# Long Page");
   });
 
-  it("answers prompt and query with a clear 'not available yet' error, not silence", async () => {
+  it("answers prompt with a clear 'not available yet' error, not silence", async () => {
     const box = toolBox(suite.t.web);
     const url = suite.server.url("/article");
-    for (const parameter of ["prompt", "query"]) {
-      const r = await box.tool("web_fetch").call({ url, [parameter]: "what is it about?" });
-      expect(r.isError).toBe(true);
-      expect(r.text).toBe(
-        `${parameter} is not available in this version yet\nError type: INVALID_INPUT`,
-      );
-      expect(r.structured).toEqual({
-        error: {
-          code: "INVALID_INPUT",
-          message: `${parameter} is not available in this version yet`,
-        },
-      });
-    }
+    const r = await box.tool("web_fetch").call({ url, prompt: "what is it about?" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe("prompt is not available in this version yet\nError type: INVALID_INPUT");
+    expect(r.structured).toEqual({
+      error: { code: "INVALID_INPUT", message: "prompt is not available in this version yet" },
+      execution_time_ms: expect.any(Number),
+    });
   });
 
   it("turns every failure into an error result with its code", async () => {
@@ -116,9 +110,9 @@ describe("web_fetch tool", () => {
 });
 
 describe("tool registry", () => {
-  it("offers web_fetch, web_extract, web_read and web_grep with read-only annotations", () => {
+  it("offers every tool with read-only annotations", () => {
     const box = toolBox(suite.t.web);
-    expect(box.names).toEqual(["web_fetch", "web_extract", "web_read", "web_grep"]);
+    expect(box.names).toEqual([...ALL_TOOLS]);
     expect(box.tool("web_grep").annotations).toEqual({
       readOnlyHint: true,
       destructiveHint: false,
@@ -130,9 +124,13 @@ describe("tool registry", () => {
   it("prefixes, renames and leaves out disabled tools, and the texts follow", async () => {
     const box = toolBox(suite.t.web, {
       prefix: "wf_",
-      tools: { web_read: { name: "read_page" }, web_grep: { enabled: false } },
+      tools: {
+        web_read: { name: "read_page" },
+        web_grep: { enabled: false },
+        web_context: { enabled: false },
+      },
     });
-    expect(box.names).toEqual(["wf_web_fetch", "wf_web_extract", "wf_read_page"]);
+    expect(box.names).toEqual(["wf_web_fetch", "wf_web_extract", "wf_web_search", "wf_read_page"]);
     const r = await box
       .tool("wf_web_fetch")
       .call({ url: suite.server.url("/long"), max_length: 900 });

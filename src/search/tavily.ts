@@ -1,0 +1,103 @@
+/**
+ * Tavily (https://docs.tavily.com): `POST {base}/search` with a Bearer key; the request carries
+ * search_depth, max_results, include/exclude_domains and time_range as Tavily names them, and
+ * each result has its own relevance score. Errors come as `{"detail": {"error": "..."}}`.
+ */
+import { WebFetchError } from "../errors.js";
+import { bodyDetail, expectOk, type ProviderResponse } from "./http.js";
+import { isoDate } from "./results.js";
+import type { SearchHit, SearchProvider } from "./types.js";
+
+/** Tavily's API address; TAVILY_BASE_URL overrides it. */
+export const TAVILY_BASE_URL = "https://api.tavily.com";
+
+/** Usage limits of the plan (432) and of pay-as-you-go (433): no retry soon will help. */
+const QUOTA_STATUSES = new Set([432, 433]);
+
+export interface TavilyOptions {
+  apiKey: string;
+  /** @default "https://api.tavily.com" */
+  baseUrl?: string;
+}
+
+interface TavilyResult {
+  title?: string;
+  url?: string;
+  content?: string;
+  score?: number;
+  published_date?: string;
+}
+
+/**
+ * The Tavily provider.
+ *
+ * @example
+ * createWebFetch({ search: { provider: createTavilyProvider({ apiKey: "tvly-…" }) } });
+ */
+export function createTavilyProvider(options: TavilyOptions): SearchProvider {
+  const base = options.baseUrl ?? TAVILY_BASE_URL;
+  return {
+    id: "tavily",
+    name: "Tavily",
+    async search(request, { fetch }) {
+      const res = await fetch({
+        method: "POST",
+        url: endpoint(base, "search"),
+        headers: { authorization: `Bearer ${options.apiKey}` },
+        json: {
+          query: request.query,
+          search_depth: request.searchDepth,
+          max_results: request.maxResults,
+          topic: "general",
+          ...(request.includeDomains.length > 0 ? { include_domains: request.includeDomains } : {}),
+          ...(request.excludeDomains.length > 0 ? { exclude_domains: request.excludeDomains } : {}),
+          ...(request.timeRange ? { time_range: request.timeRange } : {}),
+        },
+      });
+      checkTavily(res);
+      const body = res.json<{ results?: TavilyResult[] }>();
+      return (body.results ?? []).map(
+        (r): SearchHit => ({
+          title: r.title ?? "",
+          url: r.url ?? "",
+          snippet: r.content ?? "",
+          ...(typeof r.score === "number" ? { score: r.score } : {}),
+          ...isoDate(r.published_date),
+        }),
+      );
+    },
+  };
+}
+
+/** `{base}/{path}`, keeping a path prefix the base may have (a proxy at /tavily/). */
+export function endpoint(base: string, path: string): URL {
+  return new URL(path, base.endsWith("/") ? base : `${base}/`);
+}
+
+function checkTavily(res: ProviderResponse): void {
+  if (res.status >= 200 && res.status < 300) return;
+  const detail = tavilyDetail(res.text);
+  if (QUOTA_STATUSES.has(res.status)) {
+    throw new WebFetchError(
+      "RATE_LIMITED",
+      `Tavily usage limit reached (${res.status}): ${detail}`,
+      {
+        status: res.status,
+        retryable: false,
+      },
+    );
+  }
+  expectOk("Tavily", res, detail);
+}
+
+/** Tavily's error text: `detail.error`, `detail` as a string, else the body itself. */
+function tavilyDetail(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { detail?: { error?: unknown } | string };
+    if (typeof body.detail === "string") return body.detail;
+    if (typeof body.detail?.error === "string") return body.detail.error;
+  } catch {
+    // Not JSON: the body as it is.
+  }
+  return bodyDetail(text);
+}
