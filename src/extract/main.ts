@@ -25,6 +25,9 @@ import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats
 const MIN_ROOT_SHARE = 0.25;
 /** …unless at least this share of the text outside it is link text (menus, link lists). */
 const OUTSIDE_LINK_SHARE = 0.5;
+/** A root this short must hold MIN_SMALL_ROOT_SHARE of the body's text, links outside or not. */
+const MIN_ROOT_CHARS = 300;
+const MIN_SMALL_ROOT_SHARE = 0.1;
 /** An `<article>` is dominant when it has this many times the text of the next largest. */
 const DOMINANT_ARTICLE_RATIO = 3;
 /** Paragraphs shorter than this don't score (Readability's 25). */
@@ -153,6 +156,10 @@ export function selectMainContent(body: DomElement, document: DomDocument): DomE
 function isEnough(candidate: TextStats, body: TextStats): boolean {
   if (candidate.chars === 0) return false;
   if (candidate.chars >= body.chars * MIN_ROOT_SHARE) return true;
+  // A notice or a caption beside a grid of product cards is not the page.
+  if (candidate.chars < MIN_ROOT_CHARS && candidate.chars < body.chars * MIN_SMALL_ROOT_SHARE) {
+    return false;
+  }
   const outside = body.chars - candidate.chars;
   const outsideLinks = body.linkChars - candidate.linkChars;
   return outsideLinks >= outside * OUTSIDE_LINK_SHARE;

@@ -181,4 +181,14 @@ describe("extract: main", () => {
       expect(content).not.toContain(gone);
     }
   });
+
+  it("does not take a short notice beside a grid of product cards for the page", () => {
+    const card = (n: number) =>
+      `<li class="product"><a href="/p/${n}"><h2>Cup number ${n}</h2><span>$${n}.00</span></a></li>`;
+    const html = `<body><div class="notice"><p>Prices are shown in US dollars.</p></div>
+      <ul class="products">${Array.from({ length: 30 }, (_, i) => card(i + 1)).join("")}</ul></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Cup number 1");
+    expect(content).toContain("Cup number 30");
+  });
 });
