@@ -422,8 +422,13 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           doomed.push(node);
           return false;
         }
-        protectedKinds.set(node, kind);
-        protecting[kind]++;
+        // A page-wide <form> (ASP.NET wraps every page in one) or <header> says nothing about
+        // what it holds: chrome inside it still goes. A class name that covers the page does
+        // speak for its descendants of the same kind (a restaurant's "menu").
+        if (byName) {
+          protectedKinds.set(node, kind);
+          protecting[kind]++;
+        }
       }
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
       return true;

@@ -191,4 +191,13 @@ describe("extract: main", () => {
     expect(content).toContain("Cup number 1");
     expect(content).toContain("Cup number 30");
   });
+
+  it("removes chrome inside a page-wide <form> (ASP.NET pages)", () => {
+    const html = `<body><form id="MainForm"><header><nav><a href="/">Home</a></nav></header>
+      <main><h1>Projectors</h1>${prose("Projector", 6)}</main>
+      <footer><p>Footer links and copyright.</p></footer></form></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Projector is a sentence");
+    expect(content).not.toContain("Footer links");
+  });
 });
