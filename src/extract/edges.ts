@@ -97,6 +97,7 @@ export function trimEdges(root: DomElement, pageType: PageType = "page"): void {
   // On a forum the last reply may be one short line ("Thanks, that fixed it!").
   const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
+  if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -115,6 +116,29 @@ function trimTail(
     taken += block.chars;
     if (taken > total * MAX_TRIM_SHARE) return;
     doomed.add(block.el);
+  }
+}
+
+/**
+ * Labels that open the furniture after an article, written as plain text rather than as a
+ * heading ("About the Author" over a bio, "Related posts" over cards).
+ */
+const CLOSING_LABEL =
+  /^(?:about the (?:author|writer)|(?:related|recommended|similar|popular|recent|more) (?:posts|articles|stories|reads|reading)|you (?:may|might) also (?:like|enjoy)|more from\b.{0,40}|read (?:more|next)|tags?:?|categories:?|filed under:?|share (?:this|on)\b.{0,20}|leave a (?:comment|reply)|\d* ?comments?)$/i;
+/** A closing label must come in the last part of the text: this share from the end. */
+const CLOSING_TAIL_SHARE = 0.3;
+
+/** From a closing label near the end, the label and everything after it go. */
+function trimClosingSection(blocks: Block[], total: number, doomed: Set<DomElement>): void {
+  let after = 0;
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const block = blocks[i]!;
+    if (after + block.chars > total * CLOSING_TAIL_SHARE) return;
+    if (block.chars <= MAX_BYLINE_CHARS && CLOSING_LABEL.test(block.text.trim())) {
+      for (let j = i; j < blocks.length; j++) doomed.add(blocks[j]!.el);
+      return;
+    }
+    after += block.chars;
   }
 }
 

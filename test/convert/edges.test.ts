@@ -38,4 +38,15 @@ describe("extract: edges", () => {
     const table = `<body><main><h1>Specs</h1>${paragraphs(3)}<table><tr><td>Weight</td><td>2 kg</td></tr></table></main></body>`;
     expect(convertHtml(table).content).toContain("2 kg");
   });
+
+  it("drops a plain-text 'About the Author' and the bio after it at the end", () => {
+    const html = `<body><article><h1>Platforms</h1>${paragraphs(8)}
+      <div>About the Author</div><p><a href="/a/geri">Geri Mileva</a></p>
+      <p>Geri is a network engineer and writer who covers the creator economy, AI and more.</p>
+      </article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Paragraph 8");
+    expect(content).not.toContain("About the Author");
+    expect(content).not.toContain("network engineer");
+  });
 });
