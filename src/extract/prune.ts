@@ -78,6 +78,7 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeButtonLinks(root);
+  if (pageType !== "documentation") removeCaptions(root);
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
@@ -89,6 +90,39 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   }
   removeLinkLists(root);
   removeDuplicateBlocks(root);
+}
+
+/**
+ * Removes figure captions: on articles, shops and forums they are photo credits and picture
+ * descriptions ("Credit: Apple", "Courtesy the gallery"), not the text; documentation keeps
+ * them, where "Figure 3: …" explains a diagram. Only captions of images go (a quote's caption
+ * names its source); the image itself stays, with its alt text.
+ */
+function removeCaptions(root: DomElement): void {
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (tagOf(node) !== "figcaption") return true;
+    // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
+    const figure = node.parentNode;
+    if (isElement(figure) && holdsMedia(figure)) doomed.push(node);
+    return false;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** Media a caption can describe. */
+const MEDIA_TAGS = new Set(["img", "picture", "video", "iframe", "svg", "canvas"]);
+
+/** True when `el` holds an image or other media. */
+function holdsMedia(el: DomElement): boolean {
+  let found = false;
+  walk(el, (node) => {
+    if (found || !isElement(node)) return false;
+    if (MEDIA_TAGS.has(tagOf(node))) found = true;
+    return !found;
+  });
+  return found;
 }
 
 /** Heading level 1–6 of `el`, or 0. */
