@@ -26,20 +26,20 @@ afterAll(async () => {
 
 const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;
 const env = () => ({ PATH: process.env.PATH, SEARXNG_URL: api.url });
-const searx = () =>
-  api.reply((_req, res) =>
-    json(res, 200, {
-      results: [
-        {
-          url: page("/guide?title=Manual&topics=installation,upgrades"),
-          title: "Manual",
-          content: "How to install.",
-          score: 2,
-        },
-        { url: "https://other.example/", title: "Other", content: "Other page.", score: 1 },
-      ],
-    }),
-  );
+/** The manual on the local server: the result `context` may fetch. */
+const manual = () => ({
+  url: page("/guide?title=Manual&topics=installation,upgrades"),
+  title: "Manual",
+  content: "How to install.",
+  score: 2,
+});
+/** SearXNG answers with `results`; a second, outside result is only listed, never fetched. */
+const searx = (
+  results = [
+    manual(),
+    { url: "https://other.example/", title: "Other", content: "Other page.", score: 1 },
+  ],
+) => api.reply((_req, res) => json(res, 200, { results }));
 
 describe("webfetch search", () => {
   it("prints seed 002's layout; the provider comes from the environment", async () => {
@@ -101,24 +101,9 @@ describe("webfetch search", () => {
   });
 });
 
-/** Search results that are all on the local server: `context` fetches every one it cites. */
-const searxLocal = () =>
-  api.reply((_req, res) =>
-    json(res, 200, {
-      results: [
-        {
-          url: page("/guide?title=Manual&topics=installation,upgrades"),
-          title: "Manual",
-          content: "How to install.",
-          score: 2,
-        },
-      ],
-    }),
-  );
-
 describe("webfetch context", () => {
   it("prints the cited context within --max-tokens", async () => {
-    searxLocal();
+    searx([manual()]);
     const r = await runCli(
       ["context", "upgrades", "--max-tokens", "300", "--allow-address", `127.0.0.1:${server.port}`],
       { env: env() },
@@ -130,7 +115,7 @@ describe("webfetch context", () => {
     expect(r.stdout).toContain(
       `\n\nSources:\n[1] Manual: ${page("/guide?title=Manual&topics=installation,upgrades")}`,
     );
-    searxLocal();
+    searx([manual()]);
     const j = await runCli(
       ["context", "upgrades", "--json", "--allow-address", `127.0.0.1:${server.port}`],
       {
