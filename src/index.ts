@@ -13,6 +13,11 @@ export { convertHtml } from "./convert/html.js";
 export type { ErrorCode } from "./errors.js";
 export { ERROR_CODES, isWebFetchError, WebFetchError } from "./errors.js";
 export type { PageMetadata } from "./extract/metadata.js";
+export type { AgentAnswer } from "./llm/agent.js";
+export type { Filtered, LlmFilterOptions } from "./llm/filter.js";
+export { filterPage, llmFilter } from "./llm/filter.js";
+export type { Usage } from "./llm/generate.js";
+export type { ChatModel } from "./llm/model.js";
 export type { Logger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
@@ -21,6 +26,8 @@ export type {
   ExtractOptions,
   FetchOptions,
   GrepOptions,
+  LlmProviderId,
+  LlmSettings,
   Locale,
   NetworkMode,
   OutputFormat,
@@ -36,7 +43,7 @@ export type {
   ToolsOptions,
   WebFetchOptions,
 } from "./options.js";
-export { DEFAULTS, SEARCH_DEFAULTS, TOOL_IDS } from "./options.js";
+export { DEFAULTS, LLM_DEFAULTS, LLM_PROVIDER_IDS, SEARCH_DEFAULTS, TOOL_IDS } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
 export type { FetchResult, GrepResult } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
@@ -73,6 +80,7 @@ export type {
   ToolSpec,
 } from "./tools/types.js";
 export { defineTool } from "./tools/types.js";
+export { SPANS } from "./trace.js";
 export { VERSION } from "./version.js";
 export type { WebFetch } from "./webfetch.js";
 export { createWebFetch } from "./webfetch.js";

@@ -20,6 +20,9 @@ export type NetworkMode = "enabled" | "none";
 export type Locale = "en" | "ja";
 export type SearchDepth = "basic" | "advanced";
 export type TimeRange = "day" | "week" | "month" | "year";
+/** Model providers of SPEC §5: one provider layer, on the AI SDK. */
+export const LLM_PROVIDER_IDS = ["openai", "anthropic", "openai-compatible"] as const;
+export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
 
 /**
  * Every agent-facing tool of SPEC §4, by its canonical name. Tools of later issues are listed
@@ -66,9 +69,78 @@ export interface FetchOptions {
    * returned in document order under their headings. Not combined with `startIndex`.
    */
   query?: string;
+  /**
+   * A question or instruction (1 to 4,000 characters) answered from the page by the configured
+   * model (`llm`): the answer is `content`, with `model` and `usage`. Without a model, the
+   * passages most relevant to it are returned (the `query` behaviour) and `note` says so.
+   * Not combined with `query` or `startIndex`.
+   */
+  prompt?: string;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }
+
+/**
+ * The model that answers `prompt` and runs `web_fetch_agent` (SPEC §5, §6 `llm`). Its endpoint
+ * is operator-configured, so it does not pass the address guard.
+ */
+export interface LlmSettings {
+  provider: LlmProviderId;
+  /** @default gpt-5-mini (openai), claude-haiku-4-5 (anthropic); required for openai-compatible */
+  model?: string;
+  /** API address; required for openai-compatible (Ollama: http://127.0.0.1:11434/v1). @default the provider's */
+  baseUrl?: string;
+  /** @default OPENAI_API_KEY (openai, openai-compatible), ANTHROPIC_API_KEY (anthropic) */
+  apiKey?: string;
+  /** Page tokens (o200k) a prompt may send; a longer page is cut to its most relevant chunks. @default 12000 */
+  maxInputTokens?: number;
+  /** Tokens of one answer. @default 1024 */
+  maxOutputTokens?: number;
+  /** Deadline of one model call, ms. @default 60000 */
+  timeout?: number;
+  /** Model calls the fetch sub-agent may make; the last one must answer. @default 8 */
+  agentMaxSteps?: number;
+  /** Tokens (input + output, all steps) after which the sub-agent must answer. @default 60000 */
+  agentMaxTokens?: number;
+  /** Total deadline of one sub-agent run, ms. @default 120000 */
+  agentTimeout?: number;
+  /** Where the API key variables are read. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Resolved model settings: every limit set, model and key chosen. */
+export interface ResolvedLlm {
+  provider: LlmProviderId;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  timeout: number;
+  agentMaxSteps: number;
+  agentMaxTokens: number;
+  agentTimeout: number;
+}
+
+/** Defaults of the model layer. */
+export const LLM_DEFAULTS = {
+  /** A small model of each hosted provider; an openai-compatible server names its own. */
+  models: { openai: "gpt-5-mini", anthropic: "claude-haiku-4-5" } as Partial<
+    Record<LlmProviderId, string>
+  >,
+  /** The variable each provider's key is read from. */
+  keyVariables: {
+    openai: "OPENAI_API_KEY",
+    anthropic: "ANTHROPIC_API_KEY",
+    "openai-compatible": "OPENAI_API_KEY",
+  } as Record<LlmProviderId, string>,
+  maxInputTokens: 12_000,
+  maxOutputTokens: 1_024,
+  timeout: 60_000,
+  agentMaxSteps: 8,
+  agentMaxTokens: 60_000,
+  agentTimeout: 120_000,
+} as const;
 
 /** Options of `web.search()` (seed 002 §2.3). */
 export interface SearchOptions {
@@ -205,6 +277,8 @@ export interface WebFetchOptions {
   logger?: Logger;
   /** Search providers for `search()` and `context()`. @default from the environment (SPEC §5) */
   search?: SearchSettings;
+  /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
+  llm?: LlmSettings;
 }
 
 /** Fully resolved instance options. */
@@ -231,6 +305,8 @@ export interface ResolvedOptions {
   maxConnectionsPerOrigin: number;
   maxConcurrency: number;
   retries: number;
+  /** The configured model, when there is one. */
+  llm?: ResolvedLlm;
 }
 
 /** Every default, in one place. */
@@ -301,7 +377,50 @@ export const LIMITS = {
   grepTimeBudgetMs: 1_000,
   /** Characters of one line shown in grep output; longer lines are clipped around the match. */
   grepLineChars: 400,
+  /** Characters of a `prompt` (and of a web_fetch_agent task). */
+  promptMaxLength: 4_000,
+  /** Answers to prompts an instance remembers, by (URL, prompt, model). */
+  keptAnswers: 500,
 } as const;
+
+/** How a surface spells the options that exclude each other. */
+export interface ExclusiveNames {
+  prompt: string;
+  query: string;
+  startIndex: string;
+}
+
+/**
+ * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
+ * can: prompt and query each read the whole page, and one excludes the other. `field` is the
+ * option to blame, in the surface's spelling.
+ *
+ * @example
+ * optionConflict({ prompt: "a", query: "b" }, { prompt: "--prompt", query: "--query", startIndex: "--start-index" });
+ */
+export function optionConflict(
+  call: {
+    prompt?: string | undefined;
+    query?: string | undefined;
+    startIndex?: number | undefined;
+  },
+  names: ExclusiveNames,
+): { field: string; message: string } | undefined {
+  const offset = call.startIndex !== undefined && call.startIndex > 0;
+  if (call.prompt !== undefined && call.query !== undefined) {
+    return { field: names.query, message: `${names.prompt} and ${names.query} cannot be combined` };
+  }
+  const reader =
+    call.prompt !== undefined
+      ? `${names.prompt} reads the whole page`
+      : call.query !== undefined
+        ? `${names.query} selects passages from the whole page`
+        : undefined;
+  if (reader && offset) {
+    return { field: names.startIndex, message: `${reader}: it takes no ${names.startIndex}` };
+  }
+  return undefined;
+}
 
 /** Options of the tool layer (`createTools()`, the MCP server, the adapters). */
 export interface ToolsOptions {
@@ -370,11 +489,52 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
     maxConnectionsPerOrigin: positiveInt("maxConnectionsPerOrigin", merged.maxConnectionsPerOrigin),
     maxConcurrency: positiveInt("maxConcurrency", merged.maxConcurrency),
     retries: positiveInt("retries", merged.retries, 0),
+    ...(options.llm ? { llm: resolveLlm(options.llm) } : {}),
   };
   if (resolved.maxRedirects > LIMITS.maxRedirectsCeiling) {
     throw new RangeError(`maxRedirects must be at most ${LIMITS.maxRedirectsCeiling}`);
   }
   return resolved;
+}
+
+/** Model settings over LLM_DEFAULTS; a missing model or base URL is a RangeError. */
+export function resolveLlm(settings: LlmSettings): ResolvedLlm {
+  const { provider } = settings;
+  if (!LLM_PROVIDER_IDS.includes(provider)) {
+    throw new RangeError(
+      `llm.provider must be one of ${LLM_PROVIDER_IDS.join(", ")}, got ${provider}`,
+    );
+  }
+  const model = settings.model || LLM_DEFAULTS.models[provider];
+  if (!model) throw new RangeError(`llm.model is required for the ${provider} provider`);
+  if (provider === "openai-compatible" && !settings.baseUrl) {
+    throw new RangeError("llm.base_url is required for the openai-compatible provider");
+  }
+  const env = settings.env ?? process.env;
+  const apiKey = settings.apiKey || env[LLM_DEFAULTS.keyVariables[provider]] || undefined;
+  return {
+    provider,
+    model,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl.replace(/\/+$/, "") } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...limits(settings),
+  };
+}
+
+/** The numeric model settings, each a positive integer, over LLM_DEFAULTS. */
+const LLM_LIMITS = [
+  "maxInputTokens",
+  "maxOutputTokens",
+  "timeout",
+  "agentMaxSteps",
+  "agentMaxTokens",
+  "agentTimeout",
+] as const;
+
+function limits(settings: LlmSettings): Pick<ResolvedLlm, (typeof LLM_LIMITS)[number]> {
+  return Object.fromEntries(
+    LLM_LIMITS.map((key) => [key, positiveInt(`llm.${key}`, settings[key] ?? LLM_DEFAULTS[key])]),
+  ) as Pick<ResolvedLlm, (typeof LLM_LIMITS)[number]>;
 }
 
 /** Lowercase, no leading dot or trailing dot: the form domain lists are compared in. */

@@ -33,6 +33,16 @@ export interface FetchResult extends PageMetadata {
   query?: string;
   /** With `query`: chunks of the page, chunks that matched, chunks returned. */
   chunks?: { total: number; matched: number; returned: number };
+  /** The `prompt` answered: `content` is the model's answer (or, without a model, passages). */
+  prompt?: string;
+  /** The model that answered the prompt. */
+  model?: string;
+  /** Tokens the provider reported for the answer (of the first call, for a cached answer). */
+  usage?: { inputTokens: number; outputTokens: number };
+  /** With `prompt`: whether the page was cut to its most relevant chunks to fit the model. */
+  inputTruncated?: boolean;
+  /** Why the content is not what was asked for (no model configured: passages, not an answer). */
+  note?: string;
   /** Where the full content was saved, when a save directory is configured. */
   savedPath?: string;
   cached: boolean;

@@ -3,6 +3,7 @@
  * request → policy → cache → transport → decode → convert → shape → result,
  * shares one guarded connection pool, one cache and one concurrency limit per instance.
  */
+import { LRUCache } from "lru-cache";
 import { Agent, buildConnector } from "undici";
 import { MemoryStore } from "./cache/memory.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
@@ -12,6 +13,8 @@ import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
 import { Fetcher } from "./fetch/fetcher.js";
 import { Semaphore } from "./fetch/semaphore.js";
+import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
+import { type ChatModel, loadModel } from "./llm/model.js";
 import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
@@ -21,6 +24,7 @@ import {
   type FetchOptions,
   type GrepOptions,
   LIMITS,
+  optionConflict,
   type ReadOptions,
   type RedirectPolicy,
   type ResolvedOptions,
@@ -42,6 +46,10 @@ import { focusContent } from "./shape/focus.js";
 import { grepContent } from "./shape/grep.js";
 import { tokenCounter } from "./shape/tokens.js";
 import { shapeContent } from "./shape/truncate.js";
+import { inSpan, SPANS } from "./trace.js";
+
+/** The library's spelling of the options that exclude each other. */
+const LIBRARY_NAMES = { prompt: "prompt", query: "query", startIndex: "startIndex" } as const;
 
 /** Words of the context's source list, by locale. */
 const SOURCES_LABEL = { en: "Sources:", ja: "出典:" } as const;
@@ -89,6 +97,11 @@ export interface WebFetch {
    * const { context, sources } = await web.context("what is BM25", { maxTokens: 2000 });
    */
   context(query: string, options?: ContextOptions): Promise<ContextResult>;
+  /**
+   * The configured model (`llm`), made on first use; undefined when none is configured.
+   * Throws WebFetchError (AUTH_ERROR) when a hosted provider has no API key.
+   */
+  model(): Promise<ChatModel | undefined>;
   /** The resolved instance options. */
   readonly options: Readonly<ResolvedOptions>;
   /** Closes pooled connections and the cache store. */
@@ -124,8 +137,30 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
    */
   let providerAgent: Agent | undefined;
   let provider: SearchProvider | undefined;
+  /** The model, made on first use (its SDK is loaded then, not at import). */
+  let chat: Promise<ChatModel> | undefined;
+  /** Prompt answers by (URL, prompt, model): asking again costs no tokens. */
+  const answers = new LRUCache<string, { result: FetchResult; storedAt: number }>({
+    max: LIMITS.keptAnswers,
+  });
 
-  async function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
+  function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
+    return inSpan(SPANS.fetch, { "url.full": target.url.href }, async (span) => {
+      const page = await loadUntraced(target, call, key);
+      span.setAttributes({
+        "webfetch.final_url": page.finalUrl,
+        "http.response.status_code": page.status,
+        "webfetch.content_length": page.content.length,
+      });
+      return page;
+    });
+  }
+
+  async function loadUntraced(
+    target: ParsedTarget,
+    call: FetchOptions,
+    key: string,
+  ): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
     const acquiring = limit.acquire();
     const release = await deadline.race(acquiring).catch((error: unknown) => {
@@ -146,16 +181,18 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       );
       const headerType = raw.headers["content-type"];
       // Conversion runs on a thread, inside the same deadline as the fetch.
-      const converted = await deadline.race(
-        converter.convert(
-          raw.body,
-          Array.isArray(headerType) ? headerType[0] : headerType,
-          {
-            url: raw.finalUrl,
-            format: call.format ?? resolved.format,
-            extract: call.extract ?? resolved.extract,
-          },
-          deadline.signal,
+      const converted = await inSpan(SPANS.convert, { "url.full": raw.finalUrl }, () =>
+        deadline.race(
+          converter.convert(
+            raw.body,
+            Array.isArray(headerType) ? headerType[0] : headerType,
+            {
+              url: raw.finalUrl,
+              format: call.format ?? resolved.format,
+              extract: call.extract ?? resolved.extract,
+            },
+            deadline.signal,
+          ),
         ),
       );
       const page: CachedPage = {
@@ -280,6 +317,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 
   async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
     checkCallOptions(call);
+    if (call.prompt !== undefined) return promptPage(url, call, call.prompt.trim());
     return withPage(url, call, async ({ page, cached, kept }, started) => {
       const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
       // A cache hit that was saved before has its file already; fresh content is written anew.
@@ -293,6 +331,74 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         pages.remember(kept);
       }
       if (kept.savedPath) result.savedPath = kept.savedPath;
+      return result;
+    });
+  }
+
+  function getModel(): Promise<ChatModel | undefined> {
+    if (!resolved.llm) return Promise.resolve(undefined);
+    chat ??= loadModel(resolved.llm).catch((error: unknown) => {
+      // A key set later (or a fixed config) gets another chance.
+      chat = undefined;
+      throw error;
+    });
+    return chat;
+  }
+
+  /**
+   * `prompt` (SPEC §3.6): the model's answer from the page, cached by (URL, prompt, model);
+   * without a model, the passages most relevant to the prompt, and a note saying so.
+   */
+  async function promptPage(url: string, call: FetchOptions, prompt: string): Promise<FetchResult> {
+    const { prompt: _prompt, ...rest } = call;
+    const model = await getModel();
+    if (!model) {
+      const focused = await fetchPage(url, {
+        ...rest,
+        query: prompt.slice(0, LIMITS.queryMaxLength),
+      });
+      return { ...focused, prompt, note: NO_MODEL_NOTE[resolved.locale] };
+    }
+    const started = performance.now();
+    const format = rest.format ?? resolved.format;
+    const extract = rest.extract ?? resolved.extract;
+    const key = `${model.id}|${format}|${extract}|${normalizeUrl(parseTargetUrl(url).url)}|${prompt}`;
+    const maxAge = rest.cache === false ? 0 : (rest.maxAge ?? resolved.cacheTtl);
+    const hit = answers.get(key);
+    if (hit && Date.now() - hit.storedAt <= maxAge * 1000) {
+      const totalMs = Math.round((performance.now() - started) * 100) / 100;
+      return { ...hit.result, cached: true, timings: { totalMs } };
+    }
+    return withPage(url, rest, async ({ page, kept }) => {
+      const answer = await answerPrompt({
+        model,
+        prompt,
+        content: page.content,
+        url: page.finalUrl,
+        title: page.title,
+        signal: rest.signal,
+      });
+      const base = toResult(
+        page,
+        { ...rest, maxLength: page.content.length + 1 },
+        resolved,
+        false,
+        0,
+        kept.id,
+      );
+      const result: FetchResult = {
+        ...base,
+        content: `${answer.text}\n\nSource: ${page.finalUrl}`,
+        totalLength: page.content.length,
+        startIndex: 0,
+        truncated: false,
+        prompt,
+        model: model.name,
+        usage: answer.usage,
+        inputTruncated: answer.inputTruncated,
+        timings: { totalMs: Math.round((performance.now() - started) * 100) / 100 },
+      };
+      answers.set(key, { result, storedAt: Date.now() });
       return result;
     });
   }
@@ -490,6 +596,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     grep: grepPage,
     search: searchWeb,
     context: buildContext,
+    model: getModel,
     options: resolved,
     async close() {
       await fetcher.close();
@@ -510,13 +617,11 @@ function cacheKey(url: string, format: string, extract: string, call: FetchOptio
 
 /** Programmer errors in per-call options throw at once, before any network work. */
 function checkCallOptions(call: FetchOptions): void {
-  const { maxLength, startIndex, maxRedirects, timeout, maxAge, query } = call;
-  if (query !== undefined) {
-    checkQuery(query);
-    if (startIndex !== undefined && startIndex > 0) {
-      throw new RangeError("query selects passages from the whole page: it takes no startIndex");
-    }
-  }
+  const { maxLength, startIndex, maxRedirects, timeout, maxAge, query, prompt } = call;
+  if (prompt !== undefined) checkPrompt(prompt);
+  if (query !== undefined) checkQuery(query);
+  const conflict = optionConflict(call, LIBRARY_NAMES);
+  if (conflict) throw new RangeError(conflict.message);
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }
@@ -536,6 +641,18 @@ function checkCallOptions(call: FetchOptions): void {
   checkTimeout(timeout);
   if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge < 0)) {
     throw new RangeError(`maxAge must be a number of seconds >= 0, got ${maxAge}`);
+  }
+}
+
+/** A prompt is untrusted text from a model or a user: 1 to 4,000 characters. */
+function checkPrompt(prompt: unknown): void {
+  const text = typeof prompt === "string" ? prompt.trim() : "";
+  if (text === "" || text.length > LIMITS.promptMaxLength) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `prompt must be 1 to ${LIMITS.promptMaxLength} characters (got ${text.length})`,
+      { retryable: false },
+    );
   }
 }
 

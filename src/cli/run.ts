@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { convertHtml } from "../convert/html.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import { type FetchOptions, LIMITS } from "../options.js";
+import { type FetchOptions, LIMITS, optionConflict } from "../options.js";
 import type { FetchResult } from "../result.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import { VERSION } from "../version.js";
@@ -269,18 +269,12 @@ async function fetchCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  if (flags.prompt !== undefined) {
-    throw new WebFetchError("INVALID_INPUT", "--prompt is not available in this version yet", {
-      retryable: false,
-    });
-  }
-  if (flags.query !== undefined && flags.startIndex !== undefined && flags.startIndex > 0) {
-    throw new WebFetchError(
-      "INVALID_INPUT",
-      "--query selects passages from the whole page: it takes no --start-index",
-      { retryable: false },
-    );
-  }
+  const conflict = optionConflict(flags, {
+    prompt: "--prompt",
+    query: "--query",
+    startIndex: "--start-index",
+  });
+  if (conflict) throw new WebFetchError("INVALID_INPUT", conflict.message, { retryable: false });
   if (flags.render === "always") {
     throw new WebFetchError(
       "INVALID_INPUT",
@@ -295,6 +289,7 @@ async function fetchCommand(
   const call: FetchOptions = {
     ...callOptions(flags),
     ...(flags.query !== undefined ? { query: flags.query } : {}),
+    ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
     ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
     ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
@@ -313,6 +308,8 @@ async function fetchCommand(
     } else {
       settled.forEach((s, i) => {
         if (s.status === "fulfilled") {
+          // No model configured: say on stderr that these are passages, not an answer.
+          if (s.value.note) io.stderr.write(withNewline(`note: ${s.value.note}`));
           io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
         } else {
           io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined));

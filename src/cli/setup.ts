@@ -45,6 +45,7 @@ export function cliSetup(
   if (flags.locale) options.locale = flags.locale;
   // Provider keys come from the run's environment (tests pass their own), never another's.
   options.search = { ...options.search, env };
+  if (options.llm) options.llm = { ...options.llm, env };
   options.logger = logger ?? (flags.verbose ? createLogger("info") : silentLogger);
   try {
     // Validate now so a bad --allow-address is a usage error, not a crash later.

@@ -8,7 +8,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "yaml";
 import { WebFetchError } from "../errors.js";
-import { TOOL_IDS, type ToolOptions, type ToolsOptions, type WebFetchOptions } from "../options.js";
+import {
+  type LlmSettings,
+  TOOL_IDS,
+  type ToolOptions,
+  type ToolsOptions,
+  type WebFetchOptions,
+} from "../options.js";
 import { configSchema, type WebFetchConfig } from "./schema.js";
 
 /** The file looked for in the working directory when no path is given. */
@@ -114,7 +120,33 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
   if (config.search?.provider) out.search = { provider: config.search.provider };
+  const llm = llmFromConfig(config.llm ?? {});
+  if (llm) out.llm = llm;
   return out;
+}
+
+/** The `llm` section as LlmSettings; no provider means no model (SPEC §3.6's fallback). */
+function llmFromConfig(l: NonNullable<WebFetchConfig["llm"]>): LlmSettings | undefined {
+  if (!l.provider) {
+    const stray = Object.keys(l).find((k) => l[k as keyof typeof l] !== undefined);
+    if (stray) throw configError(`llm.provider is required when llm.${stray} is set`);
+    return undefined;
+  }
+  const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+  const settings: LlmSettings = { provider: l.provider };
+  const set = <K extends keyof LlmSettings>(key: K, value: LlmSettings[K] | undefined) => {
+    if (value !== undefined) settings[key] = value;
+  };
+  set("model", l.model);
+  set("baseUrl", l.base_url);
+  set("apiKey", l.api_key);
+  set("maxInputTokens", l.max_input_tokens);
+  set("maxOutputTokens", l.max_output_tokens);
+  set("timeout", ms(l.timeout_seconds));
+  set("agentMaxSteps", l.agent_max_steps);
+  set("agentMaxTokens", l.agent_max_tokens);
+  set("agentTimeout", ms(l.agent_timeout_seconds));
+  return settings;
 }
 
 /**

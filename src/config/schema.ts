@@ -3,7 +3,7 @@
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
-import { TOOL_IDS, type ToolId } from "../options.js";
+import { LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../options.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 
 /**
@@ -18,6 +18,8 @@ const fromText = (value: unknown): unknown => {
 };
 const number = () => z.preprocess(fromText, z.number());
 const boolean = () => z.preprocess(fromText, z.boolean());
+const blankIsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 const seconds = number().pipe(z.number().positive());
 const bytes = number().pipe(z.number().int().positive());
 
@@ -81,15 +83,22 @@ export const configSchema = z
       })
       .partial()
       .strict(),
+    // `${VAR:-}` that expands to nothing means "not set" for every llm key.
     llm: z
       .object({
-        provider: z.string(),
-        base_url: z.string(),
-        model: z.string(),
-        api_key: z.string(),
+        provider: blankIsUnset(z.enum(LLM_PROVIDER_IDS)),
+        base_url: blankIsUnset(z.string()),
+        model: blankIsUnset(z.string()),
+        api_key: blankIsUnset(z.string()),
+        max_input_tokens: number().pipe(z.number().int().positive()),
+        max_output_tokens: number().pipe(z.number().int().positive()),
+        timeout_seconds: seconds,
+        agent_max_steps: number().pipe(z.number().int().min(1).max(50)),
+        agent_max_tokens: number().pipe(z.number().int().positive()),
+        agent_timeout_seconds: seconds,
       })
       .partial()
-      .passthrough(),
+      .strict(),
     server: z
       .object({
         host: z.string(),

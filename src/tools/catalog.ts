@@ -7,6 +7,7 @@ import type { ToolSpec } from "./types.js";
 import { webContextTool } from "./web-context.js";
 import { webExtractTool } from "./web-extract.js";
 import { webFetchTool } from "./web-fetch.js";
+import { webFetchAgentTool } from "./web-fetch-agent.js";
 import { webGrepTool } from "./web-grep.js";
 import { webReadTool } from "./web-read.js";
 import { webSearchTool } from "./web-search.js";
@@ -18,4 +19,5 @@ export const BUILTIN_TOOLS: readonly ToolSpec[] = [
   webContextTool,
   webReadTool,
   webGrepTool,
+  webFetchAgentTool,
 ];

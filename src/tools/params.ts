@@ -12,6 +12,9 @@ export const urlParam = (t: Texts) => z.string().min(1).describe(t.params.url);
 export const extractModeParam = (t: Texts) =>
   z.enum(["markdown", "text"]).optional().describe(t.params.extract_mode);
 
+/** A question or instruction for a model, 1 to 4,000 characters. */
+export const promptParam = () => z.string().trim().min(1).max(LIMITS.promptMaxLength);
+
 export const queryParam = (t: Texts) =>
   z.string().trim().min(1).max(LIMITS.queryMaxLength).optional().describe(t.params.query);
 

@@ -31,6 +31,11 @@ export const fetchResultSchema = z.looseObject({
   nextStartIndex: z.number().optional(),
   query: text(),
   chunks: z.object({ total: z.number(), matched: z.number(), returned: z.number() }).optional(),
+  prompt: text(),
+  model: text(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  inputTruncated: z.boolean().optional(),
+  note: text(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),
@@ -93,4 +98,17 @@ export const contextResultSchema = z.looseObject({
   tokens: z.number(),
   provider: z.string(),
   timings: z.object({ totalMs: z.number() }),
+});
+
+/** web_fetch_agent's answer: the sub-agent's final text, never the page. */
+export const agentResultSchema = z.looseObject({
+  url: z.string(),
+  prompt: z.string(),
+  description: z.string(),
+  content: z.string(),
+  model: z.string(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+  steps: z.number(),
+  toolCalls: z.array(z.string()),
+  limit: z.enum(["steps", "tokens"]).optional(),
 });

@@ -74,12 +74,20 @@ export interface Texts {
     incomplete: string;
   };
   tools: Record<
-    "web_fetch" | "web_extract" | "web_search" | "web_context" | "web_read" | "web_grep",
+    | "web_fetch"
+    | "web_extract"
+    | "web_search"
+    | "web_context"
+    | "web_read"
+    | "web_grep"
+    | "web_fetch_agent",
     ToolTexts
   >;
   params: {
     url: string;
     prompt: string;
+    agent_prompt: string;
+    description: string;
     query: string;
     extract_mode: string;
     max_length(defaultLength: number): string;
@@ -155,6 +163,7 @@ const en: Texts = {
         "Fetch a web page and return its main content as Markdown (or plain text), with its title and final URL. " +
         "Use it to read a page whose URL you know. A long page is cut at max_length characters; the cut result " +
         "ends with a line giving the start_index to continue from and an id to read or search the rest. " +
+        "With prompt, a small model answers it from the page and only the answer is returned. " +
         "Only public http(s) URLs: private and local addresses are refused.",
     },
     web_extract: {
@@ -193,10 +202,20 @@ const en: Texts = {
         "Returns the matching lines with their line numbers and context. Use it to find the part of a long " +
         "page you need.",
     },
+    web_fetch_agent: {
+      title: "Web page sub-agent",
+      description:
+        "Give a URL and a task; a sub-agent fetches the page, reads and searches it as needed (long pages " +
+        "included) and returns only its answer, with quotes from the page and the source URL. Use it to get " +
+        "specific information from a page without reading the whole page yourself.",
+    },
   },
   params: {
     url: "The http or https URL of the page",
-    prompt: "A question or instruction to answer from the page's content",
+    prompt:
+      "A question or instruction answered from the page by a small model (without a model configured, the most relevant passages are returned)",
+    agent_prompt: "What to find out or extract from the page",
+    description: "A short description of the task, 3 to 5 words",
     query: "Keep only the passages of the page relevant to this query",
     extract_mode: 'Output format: "markdown" (default) or "text"',
     max_length: (n) => `Characters of content to return (default ${n})`,
@@ -295,6 +314,7 @@ const ja: Texts = {
         "Webページの内容を取得し、本文を Markdown（またはプレーンテキスト）で、タイトルと最終URLとともに返す。" +
         "URL が分かっているページを読むときに使う。長いページは max_length 文字で切られ、" +
         "その結果の最後の行に続きを読むための start_index と、残りを読む・検索するための id が示される。" +
+        "prompt を指定すると、小さなモデルがページからそれに答え、回答だけを返す。" +
         "公開されている http(s) の URL のみ取得でき、プライベートやローカルのアドレスは拒否される。",
     },
     web_extract: {
@@ -329,10 +349,19 @@ const ja: Texts = {
         "パターンは正規表現で、正規表現として正しくなければ文字列として扱う。大文字を含まなければ大文字と小文字を区別しない。" +
         "一致した行を行番号と前後の行とともに返す。長いページから必要な箇所を探すときに使う。",
     },
+    web_fetch_agent: {
+      title: "Webページのサブエージェント",
+      description:
+        "URL とタスクを渡すと、サブエージェントがページを取得し、必要に応じて読み・検索して（長いページも）、" +
+        "ページからの引用と出典 URL を添えた回答だけを返す。ページ全体を自分で読まずに特定の情報を得たいときに使う。",
+    },
   },
   params: {
     url: "取得するWebページのURL（http または https）",
-    prompt: "ページの内容から答える質問や指示",
+    prompt:
+      "ページの内容から小さなモデルが答える質問や指示（モデルが未設定なら最も関連する箇所を返します）",
+    agent_prompt: "ページから調べたり抽出したりする内容",
+    description: "タスクの短い説明（3〜5語）",
     query: "このクエリに関係する部分だけを残す",
     extract_mode: '出力形式: "markdown"（既定）または "text"',
     max_length: (n) => `返す本文の文字数（既定 ${n}）`,

@@ -1,10 +1,17 @@
 /** web_fetch (SPEC §4, seeds 000 and 004): one page as text for the model + the result object. */
 import { z } from "zod";
 import { WebFetchError } from "../errors.js";
+import { optionConflict } from "../options.js";
 import { pageText } from "./format.js";
-import { extractModeParam, lengthParam, queryParam, startIndexParam, urlParam } from "./params.js";
+import {
+  extractModeParam,
+  lengthParam,
+  promptParam,
+  queryParam,
+  startIndexParam,
+  urlParam,
+} from "./params.js";
 import { fetchResultSchema } from "./schemas.js";
-import type { Texts } from "./texts.js";
 import { defineTool } from "./types.js";
 
 export const webFetchTool = defineTool({
@@ -13,7 +20,7 @@ export const webFetchTool = defineTool({
   input: ({ texts: t, settings }) =>
     z.object({
       url: urlParam(t),
-      prompt: z.string().min(1).max(4000).optional().describe(t.params.prompt),
+      prompt: promptParam().optional().describe(t.params.prompt),
       query: queryParam(t),
       extract_mode: extractModeParam(t),
       max_length: lengthParam(t.params.max_length(settings.maxLength)),
@@ -21,18 +28,20 @@ export const webFetchTool = defineTool({
     }),
   output: fetchResultSchema,
   async handle(input, env) {
-    // prompt arrives with a later issue: refused clearly rather than ignored.
-    if (input.prompt !== undefined) throw notAvailable("prompt", env.texts);
-    if (input.query !== undefined && input.start_index !== undefined && input.start_index > 0) {
-      throw new WebFetchError(
-        "INVALID_INPUT",
-        "start_index: query selects passages from the whole page, so it takes no start_index",
-        { retryable: false },
-      );
+    const conflict = optionConflict(
+      { prompt: input.prompt, query: input.query, startIndex: input.start_index },
+      { prompt: "prompt", query: "query", startIndex: "start_index" },
+    );
+    // Named by the parameter to change, as schema errors are (`param: problem`).
+    if (conflict) {
+      throw new WebFetchError("INVALID_INPUT", `${conflict.field}: ${conflict.message}`, {
+        retryable: false,
+      });
     }
     const result = await env.web.fetch(input.url, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),
+      ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
       maxLength: input.max_length ?? env.settings.maxLength,
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
@@ -41,8 +50,3 @@ export const webFetchTool = defineTool({
     return { text: pageText(result, env), structured: { ...result } };
   },
 });
-
-/** The error for a parameter that a later version answers. */
-export function notAvailable(parameter: string, texts: Texts): WebFetchError {
-  return new WebFetchError("INVALID_INPUT", texts.notAvailable(parameter), { retryable: false });
-}

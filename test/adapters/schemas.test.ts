@@ -18,8 +18,13 @@ import { adapterFixture, expectGoldenJson } from "../helpers/golden.js";
 import { testWeb } from "../helpers/web.js";
 import { textResponse } from "./model.js";
 
-/** No fixture server: building schemas sends nothing. */
-const { web, recorder } = testWeb(undefined);
+/**
+ * No fixture server: building schemas sends nothing. A model is configured (never called), so
+ * web_fetch_agent is among the tools.
+ */
+const { web, recorder } = testWeb(undefined, {
+  llm: { provider: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "m", env: {} },
+});
 const options = { web, logger: silentLogger };
 afterAll(async () => {
   await web.close();
@@ -74,6 +79,7 @@ describe("adapter options", () => {
       "wf_web_context",
       "wf_web_read",
       "wf_web_grep",
+      "wf_web_fetch_agent",
     ];
     const all = { ...options, ...tools };
     expect(Object.keys(createAiSdkTools(all))).toEqual(expected);

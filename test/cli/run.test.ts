@@ -119,9 +119,9 @@ describe("webfetch CLI (run)", () => {
     expect((await cli(["fetch", page("/article"), "--redirects", "sometimes"])).status).toBe(2);
     expect((await cli(["fetch"])).status).toBe(2);
     expect((await cli(["fetch", page("/article"), "--allow-address", "not-an-ip"])).status).toBe(2);
-    const q = await cli(["fetch", page("/article"), "--prompt", "x"]);
+    const q = await cli(["fetch", page("/article"), "--prompt", "x", "--query", "y"]);
     expect(q.status).toBe(2);
-    expect(q.stderr).toContain("INVALID_INPUT");
+    expect(q.stderr).toContain("INVALID_INPUT: --prompt and --query cannot be combined");
     const long = await cli(["fetch", page("/article"), "--query", "x".repeat(1001)]);
     expect(long.status).toBe(2);
     expect(long.stderr).toContain("INVALID_INPUT: query must be at most 1000 characters");

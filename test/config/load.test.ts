@@ -135,3 +135,62 @@ describe("configuration: tools section", () => {
     }
   });
 });
+
+describe("configuration: llm section", () => {
+  it("maps provider, model, base_url and api_key (expanded) and the limits", () => {
+    const config = parseConfig(
+      {
+        llm: {
+          provider: "${LLM_PROVIDER:-openai-compatible}",
+          base_url: "http://127.0.0.1:11434/v1",
+          model: "qwen2.5:3b",
+          api_key: "${OPENAI_API_KEY:-}",
+          max_input_tokens: "8000",
+          timeout_seconds: 20,
+          agent_max_steps: 5,
+          agent_timeout_seconds: 90,
+        },
+      },
+      { OPENAI_API_KEY: "sk-local" },
+    );
+    expect(optionsFromConfig(config).llm).toEqual({
+      provider: "openai-compatible",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      model: "qwen2.5:3b",
+      apiKey: "sk-local",
+      maxInputTokens: 8000,
+      timeout: 20_000,
+      agentMaxSteps: 5,
+      agentTimeout: 90_000,
+    });
+  });
+
+  it("means no model when the provider expands to nothing, and names bad keys", () => {
+    expect(optionsFromConfig(parseConfig({ llm: { provider: "${NONE:-}" } }, {})).llm).toBe(
+      undefined,
+    );
+    expect(configError(() => parseConfig({ llm: { provider: "gemini" } }))).toContain(
+      "llm.provider",
+    );
+    expect(configError(() => parseConfig({ llm: { temperature: 1 } }))).toContain(
+      "unknown key llm.temperature",
+    );
+    expect(configError(() => optionsFromConfig(parseConfig({ llm: { model: "m" } })))).toContain(
+      "llm.provider is required when llm.model is set",
+    );
+  });
+
+  it("defaults the model and the key of a hosted provider", () => {
+    const web = createWebFetch({
+      logger: silentLogger,
+      llm: { provider: "anthropic", env: { ANTHROPIC_API_KEY: "sk-ant" } },
+    });
+    expect(web.options.llm).toMatchObject({
+      provider: "anthropic",
+      model: "claude-haiku-4-5",
+      apiKey: "sk-ant",
+      maxInputTokens: 12_000,
+    });
+    void web.close();
+  });
+});
