@@ -37,13 +37,21 @@ export type {
   SearchDepth,
   SearchOptions,
   SearchSettings,
+  ServerLimits,
   TimeRange,
   ToolId,
   ToolOptions,
   ToolsOptions,
   WebFetchOptions,
 } from "./options.js";
-export { DEFAULTS, LLM_DEFAULTS, LLM_PROVIDER_IDS, SEARCH_DEFAULTS, TOOL_IDS } from "./options.js";
+export {
+  DEFAULTS,
+  LLM_DEFAULTS,
+  LLM_PROVIDER_IDS,
+  SEARCH_DEFAULTS,
+  SERVER_DEFAULTS,
+  TOOL_IDS,
+} from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
 export type { FetchResult, GrepResult } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";

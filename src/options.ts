@@ -450,6 +450,29 @@ export const TOOL_DEFAULTS = {
   grepContextLines: 2,
 } as const;
 
+/** Limits of the HTTP service (SPEC §7); every one can be set per server. */
+export interface ServerLimits {
+  /** Largest request body, bytes; a larger one is answered 413. @default 1048576 */
+  maxBodyBytes?: number;
+  /** Requests one client (by remote address) may make per window; more get 429. @default 120 */
+  rateLimit?: number;
+  /** The rate limit's window, ms. @default 60000 */
+  rateWindowMs?: number;
+  /** How long shutdown waits for in-flight requests before cutting them off, ms. @default 10000 */
+  shutdownGraceMs?: number;
+}
+
+/** Defaults of the HTTP service. */
+export const SERVER_DEFAULTS = {
+  /** Loopback only: exposing a fetcher to a network is a decision, never a default. */
+  host: "127.0.0.1",
+  port: 8787,
+  maxBodyBytes: 1024 * 1024,
+  rateLimit: 120,
+  rateWindowMs: 60_000,
+  shutdownGraceMs: 10_000,
+} as const;
+
 function positiveInt(name: string, value: number, min = 1): number {
   if (!Number.isInteger(value) || value < min) {
     throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { convertHtml } from "../convert/html.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import { type FetchOptions, LIMITS, optionConflict } from "../options.js";
+import { type FetchOptions, LIMITS, optionConflict, SERVER_DEFAULTS } from "../options.js";
 import type { FetchResult } from "../result.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import { VERSION } from "../version.js";
@@ -23,6 +23,7 @@ import {
 } from "./io.js";
 import { mcpCommand } from "./mcp.js";
 import { type ContextFlags, contextCommand, type SearchFlags, searchCommand } from "./search.js";
+import { type ServeFlags, serveCommand } from "./serve.js";
 import { type CallFlags, callOptions, cliSetup } from "./setup.js";
 import { type ToolsFlags, toolsCommand } from "./tools.js";
 
@@ -213,6 +214,17 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .command("mcp")
     .description("serve the tools over MCP on stdio (logs go to stderr)")
     .action(action<GlobalFlags>((flags) => mcpCommand(flags, io, env)));
+
+  program
+    .command("serve")
+    .description("serve the HTTP API, Crawl4AI's /md and MCP over HTTP (SIGTERM drains and stops)")
+    .option("--host <host>", `address to bind (default ${SERVER_DEFAULTS.host})`)
+    .option(
+      "--port <n>",
+      `port (default ${SERVER_DEFAULTS.port}; 0 picks a free one)`,
+      between(0, 65535),
+    )
+    .action(action<ServeFlags>((flags) => serveCommand(flags, io, env)));
 
   program
     .command("tools")

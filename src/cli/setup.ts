@@ -4,6 +4,7 @@
  * file the same way.
  */
 import { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "../config/load.js";
+import type { WebFetchConfig } from "../config/schema.js";
 import { WebFetchError } from "../errors.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { parseAddressRules } from "../net/allowlist.js";
@@ -20,6 +21,8 @@ import type { CliIO, GlobalFlags } from "./io.js";
 export interface CliSetup {
   options: WebFetchOptions;
   tools: ToolsOptions;
+  /** The configuration's `server` section (`webfetch serve`). */
+  server: NonNullable<WebFetchConfig["server"]>;
 }
 
 /**
@@ -58,7 +61,7 @@ export function cliSetup(
   } catch (error) {
     throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
   }
-  return { options, tools };
+  return { options, tools, server: config.server ?? {} };
 }
 
 /** Flags that `fetch` and `extract` share, each a per-call option. */

@@ -87,8 +87,8 @@ function errorInfo(error: unknown): ErrorInfo {
   };
 }
 
-/** Zod issues as `param: problem`, the form a model can act on. */
-function describeIssues(error: z.ZodError): string {
+/** Zod issues as `param: problem`, the form a model (or a program) can act on. */
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)
     .join("; ");

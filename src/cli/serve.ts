@@ -1,0 +1,62 @@
+/**
+ * `webfetch serve`: the HTTP service (SPEC §7). Flags over the configuration's `server` section
+ * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
+ * or SIGINT, then drains in-flight requests before it returns.
+ */
+import { createLogger } from "../log.js";
+import { SERVER_DEFAULTS } from "../options.js";
+import { createWebFetch } from "../webfetch.js";
+import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
+import { cliSetup } from "./setup.js";
+
+export interface ServeFlags extends GlobalFlags {
+  host?: string;
+  port?: number;
+}
+
+/** Signals that stop the service. */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
+
+export async function serveCommand(
+  flags: ServeFlags,
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  // Loaded here so every other command starts without the HTTP stack.
+  const { createServer } = await import("../server/serve.js");
+  const logger = createLogger(flags.verbose ? "debug" : undefined);
+  const { options, tools, server: config } = cliSetup(flags, io, env, logger);
+  const web = createWebFetch(options);
+  const token = config.token || env.WEBFETCH_API_TOKEN || undefined;
+  const server = createServer({
+    web,
+    logger,
+    ...tools,
+    host: flags.host ?? config.host ?? SERVER_DEFAULTS.host,
+    port: flags.port ?? config.port ?? SERVER_DEFAULTS.port,
+    token,
+  });
+  try {
+    const { url, host } = await server.listen();
+    logger.info({ url, auth: token ? "bearer" : "none" }, "http service ready");
+    if (!token && !isLoopbackHost(host)) {
+      logger.warn(
+        { host },
+        "listening beyond loopback without WEBFETCH_API_TOKEN: anyone who reaches this port can fetch through it",
+      );
+    }
+    const signal = await new Promise<string>((resolve) => {
+      for (const name of STOP_SIGNALS) process.once(name, () => resolve(name));
+    });
+    logger.info({ signal }, "shutting down: draining in-flight requests");
+    await server.close();
+    return EXIT.ok;
+  } finally {
+    await server.close();
+    await web.close();
+  }
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}

@@ -1,0 +1,187 @@
+/**
+ * The HTTP service's routes (SPEC §7) as a Hono app, with no socket of its own: `createServer()`
+ * listens with it, tests and hosts may mount it elsewhere. Every URL that comes in goes through
+ * the instance's address guard, robots and limits like any other fetch; nothing here fetches
+ * by itself.
+ */
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { isWebFetchError } from "../errors.js";
+import { wholePage } from "../llm/filter.js";
+import { type Logger, silentLogger } from "../log.js";
+import { SERVER_DEFAULTS, type ServerLimits, type ToolId, type ToolsOptions } from "../options.js";
+import { createTools } from "../tools/registry.js";
+import { describeIssues } from "../tools/run.js";
+import type { Tool } from "../tools/types.js";
+import { VERSION } from "../version.js";
+import type { WebFetch } from "../webfetch.js";
+import { bearerAuth } from "./auth.js";
+import { errorResponse, statusOf, thrownResponse } from "./errors.js";
+import { handleMcp, hostGuard } from "./mcp.js";
+import { markdownFor, mdRequestSchema } from "./md.js";
+import { rateLimit } from "./rate-limit.js";
+
+export interface AppOptions extends ToolsOptions, ServerLimits {
+  /** The instance every route fetches with. */
+  web: WebFetch;
+  /**
+   * Bearer token every route but `/health` requires; empty or undefined: no token asked for
+   * (fit only for loopback).
+   */
+  token?: string | undefined;
+  /** The host the service binds, also a name `/mcp` accepts in Host. @default "127.0.0.1" */
+  host?: string;
+  /** More host names `/mcp` accepts in Host and Origin (a name the service is reached by). */
+  allowedHosts?: readonly string[];
+  /** One access line per request, and the tools' timing lines. @default silent */
+  logger?: Logger;
+}
+
+/** `/v1/<route>` → the tool whose input it takes and whose result object it answers. */
+const V1_ROUTES: Readonly<Record<string, ToolId>> = {
+  fetch: "web_fetch",
+  extract: "web_extract",
+  search: "web_search",
+  context: "web_context",
+};
+
+/** A reader route's path: the target URL itself, scheme first. */
+const READER_TARGET = /^\/https?:\/\//i;
+
+/**
+ * The service's Hono app.
+ *
+ * @example
+ * const app = createApp({ web: createWebFetch(), token: process.env.WEBFETCH_API_TOKEN });
+ * const res = await app.request("/health");
+ */
+export function createApp(options: AppOptions): Hono {
+  const { web } = options;
+  const logger = options.logger ?? silentLogger;
+  const toolOptions = { ...options, logger };
+  const tools = createTools(toolOptions);
+  const byId = new Map<ToolId, Tool>(tools.map((tool) => [tool.id, tool]));
+  const app = new Hono();
+
+  app.use("*", accessLog(logger));
+  app.get("/health", (c) => c.json({ status: "ok", version: VERSION }));
+  app.use(
+    "*",
+    rateLimit({
+      limit: options.rateLimit ?? SERVER_DEFAULTS.rateLimit,
+      windowMs: options.rateWindowMs ?? SERVER_DEFAULTS.rateWindowMs,
+      clientOf: clientAddress,
+    }),
+  );
+  if (options.token) app.use("*", bearerAuth(options.token));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes,
+      onError: (c) =>
+        errorResponse(
+          c,
+          "PAYLOAD_TOO_LARGE",
+          `Request body exceeds ${options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes} bytes`,
+        ),
+    }),
+  );
+
+  app.post("/v1/:route", async (c) => {
+    const id = V1_ROUTES[c.req.param("route")];
+    const tool = id && byId.get(id);
+    if (!tool) return errorResponse(c, "NOT_FOUND", `No route POST ${c.req.path}`);
+    const result = await tool.call(await jsonBody(c), { signal: c.req.raw.signal });
+    if (!result.isError) return c.json(result.structured);
+    const { error } = result.structured as { error: { code: string; message: string } };
+    return c.json({ error }, statusOf(error.code));
+  });
+
+  app.post("/md", async (c) => {
+    const parsed = mdRequestSchema.safeParse(await jsonBody(c));
+    if (!parsed.success) {
+      return errorResponse(c, "INVALID_INPUT", describeIssues(parsed.error));
+    }
+    const { body, applied } = await markdownFor(web, parsed.data, c.req.raw.signal);
+    // Crawl4AI echoes the filter asked for; which one ran is told here.
+    return c.json(body, 200, { "X-Webfetch-Filter": applied });
+  });
+
+  app.use("/mcp", hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts));
+  app.post("/mcp", (c) => handleMcp(c, toolOptions));
+  // Stateless: no session to stream to (GET) or to end (DELETE).
+  app.on(["GET", "DELETE"], "/mcp", (c) =>
+    errorResponse(c, "METHOD_NOT_ALLOWED", "Stateless MCP server: use POST", { status: 405 }),
+  );
+
+  app.get("/*", async (c) => {
+    const raw = new URL(c.req.url);
+    const target = `${raw.pathname}${raw.search}`;
+    if (!READER_TARGET.test(target)) {
+      return errorResponse(c, "NOT_FOUND", `No route GET ${raw.pathname}`);
+    }
+    const page = await wholePage(web, target.slice(1), { signal: c.req.raw.signal });
+    if (c.req.header("accept")?.includes("application/json")) return c.json(page);
+    return c.body(page.content, 200, { "Content-Type": "text/markdown; charset=utf-8" });
+  });
+
+  app.notFound((c) => errorResponse(c, "NOT_FOUND", `No route ${c.req.method} ${c.req.path}`));
+  app.onError((error, c) => {
+    if (error instanceof BadRequest) return errorResponse(c, "INVALID_INPUT", error.message);
+    // A fetch that failed is an answer, not an incident; anything else is a bug worth a line.
+    if (!isWebFetchError(error)) logger.error({ err: error }, "request failed");
+    return thrownResponse(c, error);
+  });
+  return app;
+}
+
+/** A body that is not JSON: the client's mistake, answered 400. */
+class BadRequest extends Error {}
+
+/** `application/json` or a `+json` type, parameters allowed. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * The request's JSON body. Other content types are refused: a web page can send text/plain
+ * cross-origin without asking, but not JSON, so this keeps pages in a browser from driving a
+ * token-less local service.
+ */
+async function jsonBody(c: Context): Promise<unknown> {
+  if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+    throw new BadRequest("Content-Type must be application/json");
+  }
+  try {
+    return await c.req.json();
+  } catch {
+    throw new BadRequest("Request body must be JSON");
+  }
+}
+
+/** The remote address, the key of the rate limit. */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    // Not behind @hono/node-server (app.request() in a host's own tests): one shared bucket.
+    return "local";
+  }
+}
+
+/** One line per request: method, path, status, time, client. Never a header's value. */
+function accessLog(logger: Logger) {
+  return async (c: Context, next: () => Promise<void>) => {
+    const started = performance.now();
+    await next();
+    logger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        client: clientAddress(c),
+      },
+      "request",
+    );
+  };
+}
