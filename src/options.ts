@@ -18,6 +18,8 @@ export type RedirectPolicy = "follow" | "same-host" | "same-site";
 export type RobotsPolicy = "respect" | "ignore";
 export type NetworkMode = "enabled" | "none";
 export type Locale = "en" | "ja";
+/** What speaks at a remote `endpoint`: a webfetch service, or any Crawl4AI-compatible `/md`. */
+export type EndpointKind = "webfetch" | "crawl4ai";
 export type SearchDepth = "basic" | "advanced";
 export type TimeRange = "day" | "week" | "month" | "year";
 /** Model providers of SPEC §5: one provider layer, on the AI SDK. */
@@ -275,6 +277,21 @@ export interface WebFetchOptions {
   connect?: buildConnector.connector;
   /** Logger (pino-compatible). @default pino on stderr at WEBFETCH_LOG_LEVEL or "info" */
   logger?: Logger;
+  /**
+   * Remote mode: base URL of a fetch service that fetches instead of this process (SPEC §7),
+   * e.g. a webfetch service in an isolated container. Operator-configured, so it skips the
+   * address guard; the target URL still passes the URL policy here and the full policy there.
+   * Config `tools.web_fetch.api_endpoint`. @default undefined (fetch directly)
+   */
+  endpoint?: string;
+  /**
+   * How to talk to `endpoint`: `crawl4ai` posts `{url, f, q, c}` to `/md` (seed 000; a webfetch
+   * service answers it too, without metadata); `webfetch` posts the tool input to `/v1/fetch`
+   * and gets the whole result object and typed errors. @default "crawl4ai"
+   */
+  endpointKind?: EndpointKind;
+  /** Bearer token for `endpoint` (a service run with WEBFETCH_API_TOKEN). @default undefined */
+  endpointToken?: string;
   /** Search providers for `search()` and `context()`. @default from the environment (SPEC §5) */
   search?: SearchSettings;
   /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
@@ -307,6 +324,8 @@ export interface ResolvedOptions {
   retries: number;
   /** The configured model, when there is one. */
   llm?: ResolvedLlm;
+  /** Remote mode's fetch service, when there is one. */
+  endpoint?: { url: string; kind: EndpointKind; token?: string };
 }
 
 /** Every default, in one place. */
@@ -332,6 +351,11 @@ export const DEFAULTS = {
   maxConcurrency: 32,
   retries: 2,
 } as const satisfies Omit<ResolvedOptions, "productToken">;
+
+/** Remote mode's default protocol: seed 000's Crawl4AI `/md`, which every such server speaks. */
+export const ENDPOINT_DEFAULTS = { kind: "crawl4ai" } as const satisfies {
+  kind: EndpointKind;
+};
 
 /** Defaults of search and context. */
 export const SEARCH_DEFAULTS = {
@@ -513,11 +537,35 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
     maxConcurrency: positiveInt("maxConcurrency", merged.maxConcurrency),
     retries: positiveInt("retries", merged.retries, 0),
     ...(options.llm ? { llm: resolveLlm(options.llm) } : {}),
+    ...(options.endpoint ? { endpoint: resolveEndpoint(options) } : {}),
   };
   if (resolved.maxRedirects > LIMITS.maxRedirectsCeiling) {
     throw new RangeError(`maxRedirects must be at most ${LIMITS.maxRedirectsCeiling}`);
   }
   return resolved;
+}
+
+/** The remote endpoint: an http(s) base URL without a trailing slash. */
+function resolveEndpoint(options: WebFetchOptions): NonNullable<ResolvedOptions["endpoint"]> {
+  const raw = (options.endpoint ?? "").trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RangeError(`endpoint must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new RangeError(`endpoint must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  const kind = options.endpointKind ?? ENDPOINT_DEFAULTS.kind;
+  if (kind !== "webfetch" && kind !== "crawl4ai") {
+    throw new RangeError(`endpointKind must be "webfetch" or "crawl4ai", got ${String(kind)}`);
+  }
+  return {
+    url: raw.replace(/\/+$/, ""),
+    kind,
+    ...(options.endpointToken ? { token: options.endpointToken } : {}),
+  };
 }
 
 /** Model settings over LLM_DEFAULTS; a missing model or base URL is a RangeError. */

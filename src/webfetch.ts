@@ -12,6 +12,7 @@ import { ConvertPool } from "./convert/pool.js";
 import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
 import { Fetcher } from "./fetch/fetcher.js";
+import { fetchRemote } from "./fetch/remote.js";
 import { Semaphore } from "./fetch/semaphore.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
 import { type ChatModel, loadModel } from "./llm/model.js";
@@ -136,6 +137,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
    * (SPEC §3.1), but through the injected socket opener when there is one. Made on first use.
    */
   let providerAgent: Agent | undefined;
+  /** Connections to the remote mode endpoint, operator-configured like the providers'. */
+  let endpointAgent: Agent | undefined;
   let provider: SearchProvider | undefined;
   /** The model, made on first use (its SDK is loaded then, not at import). */
   let chat: Promise<ChatModel> | undefined;
@@ -169,6 +172,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       throw error;
     });
     try {
+      if (resolved.endpoint)
+        return await loadRemote(resolved.endpoint, target, call, key, deadline);
       const raw = await fetcher.fetch(
         target,
         {
@@ -208,6 +213,33 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Remote mode: the service fetches and converts; this process never resolves or contacts the
+   * target. Redirect, robots and header options are the service's own policy there.
+   */
+  async function loadRemote(
+    endpoint: NonNullable<ResolvedOptions["endpoint"]>,
+    target: ParsedTarget,
+    call: FetchOptions,
+    key: string,
+    deadline: Deadline,
+  ): Promise<CachedPage> {
+    endpointAgent ??= new Agent({
+      connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
+      connections: resolved.maxConnectionsPerOrigin,
+      keepAliveTimeout: 4_000,
+    });
+    const remote = await fetchRemote(
+      endpoint,
+      target.url.href,
+      { format: call.format ?? resolved.format, extract: call.extract ?? resolved.extract },
+      { dispatcher: endpointAgent, userAgent: resolved.userAgent, deadline },
+    );
+    const page: CachedPage = { url: normalizeUrl(target.url), ...remote };
+    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
+    return page;
   }
 
   /** A page and how it was had: from the cache or the network, and what is kept of it. */
@@ -601,6 +633,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     async close() {
       await fetcher.close();
       await providerAgent?.close();
+      await endpointAgent?.close();
       await converter.close();
       await cache?.close?.();
     },

@@ -23,6 +23,9 @@ export interface GlobalFlags {
   allowAddress?: string[];
   locale?: "en" | "ja";
   verbose?: boolean;
+  /** Remote mode: the fetch service (over `tools.web_fetch.api_endpoint`). */
+  endpoint?: string;
+  endpointKind?: "webfetch" | "crawl4ai";
 }
 
 export function errorJson(error: unknown): { code: string; message: string } {

@@ -113,6 +113,13 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       collect,
     )
     .addOption(new Option("--locale <locale>", "language of messages").choices(["en", "ja"]))
+    .option("--endpoint <url>", "remote mode: fetch through this webfetch or Crawl4AI service")
+    .addOption(
+      new Option("--endpoint-kind <kind>", "how to talk to --endpoint (default crawl4ai)").choices([
+        "webfetch",
+        "crawl4ai",
+      ]),
+    )
     .option("--verbose", "log each fetch to stderr")
     .exitOverride()
     .configureHelp({ showGlobalOptions: true })

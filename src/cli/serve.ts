@@ -26,18 +26,28 @@ export async function serveCommand(
   const { createServer } = await import("../server/serve.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
   const { options, tools, server: config } = cliSetup(flags, io, env, logger);
+  const host = flags.host ?? config.host ?? SERVER_DEFAULTS.host;
+  const port = flags.port ?? config.port ?? SERVER_DEFAULTS.port;
+  // A service may hand its fetches to another one (remote mode), never to itself: every
+  // request would come back to it until the deadline.
+  if (options.endpoint !== undefined && pointsAt(options.endpoint, host, port)) {
+    io.stderr.write(
+      `webfetch: INVALID_INPUT: the fetch endpoint ${options.endpoint} is this service itself; remove tools.web_fetch.api_endpoint (or --endpoint) from its configuration\n`,
+    );
+    return EXIT.usage;
+  }
   const web = createWebFetch(options);
   const token = config.token || env.WEBFETCH_API_TOKEN || undefined;
   const server = createServer({
     web,
     logger,
     ...tools,
-    host: flags.host ?? config.host ?? SERVER_DEFAULTS.host,
-    port: flags.port ?? config.port ?? SERVER_DEFAULTS.port,
+    host,
+    port,
     token,
   });
   try {
-    const { url, host } = await server.listen();
+    const { url } = await server.listen();
     logger.info({ url, auth: token ? "bearer" : "none" }, "http service ready");
     if (!token && !isLoopbackHost(host)) {
       logger.warn(
@@ -59,4 +69,19 @@ export async function serveCommand(
 
 function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+/** True when `endpoint` names this service: its port, on its host or on a loopback name. */
+function pointsAt(endpoint: string, host: string, port: number): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  const endpointPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const name = url.hostname.replace(/^\[|\]$/g, "");
+  const local = isLoopbackHost(name) || name === "0.0.0.0" || name === "::";
+  const wildcard = host === "0.0.0.0" || host === "::";
+  return endpointPort === port && (name === host || (local && (wildcard || isLoopbackHost(host))));
 }

@@ -46,6 +46,8 @@ export function cliSetup(
   if (allow.length > 0) options.allowAddresses = allow;
   if (flags.userAgent) options.userAgent = flags.userAgent;
   if (flags.locale) options.locale = flags.locale;
+  if (flags.endpoint) options.endpoint = flags.endpoint;
+  if (flags.endpointKind) options.endpointKind = flags.endpointKind;
   // Provider keys come from the run's environment (tests pass their own), never another's.
   options.search = { ...options.search, env };
   if (options.llm) options.llm = { ...options.llm, env };

@@ -120,6 +120,17 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
   if (config.search?.provider) out.search = { provider: config.search.provider };
+  const remote = config.tools?.web_fetch ?? {};
+  // `${WEB_FETCH_API_ENDPOINT}` with the variable unset expands to "", which means no endpoint.
+  if (remote.api_endpoint) {
+    out.endpoint = remote.api_endpoint;
+    if (remote.api_endpoint_kind) out.endpointKind = remote.api_endpoint_kind;
+    if (remote.api_token) out.endpointToken = remote.api_token;
+  } else if (remote.api_endpoint_kind || remote.api_token) {
+    throw configError(
+      "tools.web_fetch.api_endpoint is required when api_endpoint_kind or api_token is set",
+    );
+  }
   const llm = llmFromConfig(config.llm ?? {});
   if (llm) out.llm = llm;
   return out;
@@ -161,11 +172,11 @@ export function toolsOptionsFromConfig(config: WebFetchConfig): ToolsOptions {
   for (const id of TOOL_IDS) {
     const tool = section[id];
     if (!tool) continue;
-    // `${WEB_FETCH_API_ENDPOINT}` with the variable unset expands to "", which means no endpoint.
-    if (tool.api_endpoint) {
+    // The endpoint is the instance's (optionsFromConfig): one fetch service for every tool.
+    if (id !== "web_fetch" && (tool.api_endpoint || tool.api_endpoint_kind || tool.api_token)) {
       throw configError(
-        `tools.${id}.api_endpoint: delegating fetches to a service is not available in this version ` +
-          "(it comes with the HTTP service); remove the key to fetch directly",
+        `tools.${id}: api_endpoint, api_endpoint_kind and api_token belong in tools.web_fetch ` +
+          "(the endpoint serves every tool's fetches)",
       );
     }
     const options: ToolOptions = {};

@@ -28,6 +28,9 @@ const toolSchema = z
     enabled: boolean(),
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
     api_endpoint: z.string(),
+    // Remote mode's protocol and the service's token (not seed 000's keys: its server is Crawl4AI).
+    api_endpoint_kind: blankIsUnset(z.enum(["webfetch", "crawl4ai"])),
+    api_token: blankIsUnset(z.string()),
     timeout_seconds: seconds,
     max_content_length: number().pipe(z.number().int().positive()),
   })

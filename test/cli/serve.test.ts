@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
 
 const BIN = join(process.cwd(), "dist/cli/bin.js");
@@ -60,5 +61,13 @@ describe("webfetch serve", () => {
     expect(stderr).toContain('"auth":"bearer"');
     expect(stderr).toContain("shutting down");
     expect(stderr).toContain('"path":"/md","status":200');
+  });
+});
+
+describe("webfetch serve with an endpoint", () => {
+  it("refuses to hand its fetches to itself", async () => {
+    const r = await runCli(["serve", "--port", "18799", "--endpoint", "http://localhost:18799/"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("is this service itself");
   });
 });

@@ -79,14 +79,37 @@ describe("configuration: tools section", () => {
     expect(configError(() => parseConfig({ locale: "fr" }))).toContain("locale");
   });
 
-  it("refuses api_endpoint, naming it, until the HTTP service can answer it", () => {
+  it("sets remote mode from tools.web_fetch.api_endpoint, with its kind and token", () => {
     const config = parseConfig(
-      { tools: { web_fetch: { api_endpoint: "${WEB_FETCH_API_ENDPOINT}" } } },
-      { WEB_FETCH_API_ENDPOINT: "http://127.0.0.1:11235" },
+      {
+        tools: {
+          web_fetch: {
+            api_endpoint: "${WEB_FETCH_API_ENDPOINT}",
+            api_endpoint_kind: "webfetch",
+            api_token: "${WEBFETCH_API_TOKEN:-}",
+          },
+        },
+      },
+      { WEB_FETCH_API_ENDPOINT: "http://127.0.0.1:11235", WEBFETCH_API_TOKEN: "t0k" },
     );
-    expect(configError(() => toolsOptionsFromConfig(config))).toContain(
+    expect(optionsFromConfig(config)).toEqual({
+      endpoint: "http://127.0.0.1:11235",
+      endpointKind: "webfetch",
+      endpointToken: "t0k",
+    });
+    expect(toolsOptionsFromConfig(config)).toEqual({ tools: { web_fetch: {} } });
+  });
+
+  it("refuses remote keys outside tools.web_fetch, or a kind without an endpoint", () => {
+    const elsewhere = parseConfig({ tools: { web_read: { api_endpoint: "http://127.0.0.1:1" } } });
+    expect(configError(() => toolsOptionsFromConfig(elsewhere))).toContain("tools.web_read");
+    const kindOnly = parseConfig({ tools: { web_fetch: { api_endpoint_kind: "webfetch" } } });
+    expect(configError(() => optionsFromConfig(kindOnly))).toContain(
       "tools.web_fetch.api_endpoint",
     );
+    expect(
+      configError(() => parseConfig({ tools: { web_fetch: { api_endpoint_kind: "v2" } } })),
+    ).toContain("tools.web_fetch.api_endpoint_kind");
   });
 
   it("accepts sections of the tools still to come", () => {

@@ -1,0 +1,236 @@
+/**
+ * Remote mode (SPEC §7): a page is had from a fetch service instead of the network, either a
+ * webfetch service (`POST {endpoint}/v1/fetch`, the result object and `{error: {code, message}}`)
+ * or any Crawl4AI-compatible `POST {endpoint}/md` (seed 000). The endpoint is configured by the
+ * operator, so it does not pass the address guard (SPEC §3.1); the service applies the policy to
+ * the target, which this client never resolves or contacts.
+ */
+import type { Dispatcher } from "undici";
+import type { CachedPage } from "../cache/store.js";
+import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
+import type { EndpointKind, ExtractMode, OutputFormat } from "../options.js";
+import { LIMITS } from "../options.js";
+import { bodyDetail, type ProviderResponse, providerFetch } from "../search/http.js";
+import type { Deadline } from "./deadline.js";
+
+/** The service's own codes that have a library equivalent; any other unknown one is HTTP_ERROR. */
+const SERVICE_CODES: Readonly<Record<string, ErrorCode>> = {
+  UNAUTHORIZED: "AUTH_ERROR",
+};
+
+/** Pages of a long result asked for one after another, at most (a bound, not an expectation). */
+const MAX_WINDOWS = 200;
+
+export interface RemoteEndpoint {
+  /** Base URL, no trailing slash. */
+  url: string;
+  kind: EndpointKind;
+  /** Sent as `Authorization: Bearer` (a service with WEBFETCH_API_TOKEN set). */
+  token?: string | undefined;
+}
+
+export interface RemoteCall {
+  format: OutputFormat;
+  extract: ExtractMode;
+}
+
+export interface RemoteContext {
+  dispatcher: Dispatcher;
+  userAgent: string;
+  deadline: Deadline;
+}
+
+/** The page as the service converted it, in the cache's shape. Throws WebFetchError. */
+export async function fetchRemote(
+  endpoint: RemoteEndpoint,
+  url: string,
+  call: RemoteCall,
+  context: RemoteContext,
+): Promise<Omit<CachedPage, "url">> {
+  try {
+    // /v1/fetch has no parameter for the whole page; Crawl4AI's `raw` filter is that.
+    if (endpoint.kind === "webfetch" && call.extract === "main") {
+      return await viaV1(endpoint, url, call, context);
+    }
+    return await viaMd(endpoint, url, call, context);
+  } catch (error) {
+    throw endpointError(endpoint, error);
+  }
+}
+
+/** A webfetch service: the result object, window by window until the content is whole. */
+async function viaV1(
+  endpoint: RemoteEndpoint,
+  url: string,
+  call: RemoteCall,
+  context: RemoteContext,
+): Promise<Omit<CachedPage, "url">> {
+  const send = sender(endpoint, context);
+  let content = "";
+  let first: RemoteResult | undefined;
+  for (let window = 0; window < MAX_WINDOWS; window++) {
+    const res = await send("/v1/fetch", {
+      url,
+      extract_mode: call.format,
+      max_length: LIMITS.toolMaxLength,
+      ...(window === 0 ? {} : { start_index: content.length }),
+    });
+    const body = parseJson<RemoteResult & { error?: { code?: string; message?: string } }>(res);
+    if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body.error);
+    first ??= body;
+    if (!body.truncated || body.nextStartIndex === undefined) {
+      content += body.content;
+      break;
+    }
+    content += windowText(body.content, body.nextStartIndex - content.length);
+  }
+  const page = first as RemoteResult;
+  return {
+    finalUrl: page.finalUrl,
+    redirects: page.redirects ?? [],
+    status: page.status,
+    contentType: page.contentType,
+    ...pick(page, ["charset", "title", "description", "author", "siteName", "publishedAt"]),
+    ...pick(page, ["lang", "canonicalUrl"]),
+    content,
+    fetchedAt: page.fetchedAt ?? new Date().toISOString(),
+  };
+}
+
+/** Crawl4AI's contract, as seed 000 calls it; the answer has no metadata beyond the URL. */
+async function viaMd(
+  endpoint: RemoteEndpoint,
+  url: string,
+  call: RemoteCall,
+  context: RemoteContext,
+): Promise<Omit<CachedPage, "url">> {
+  // `c: "0"` fetches fresh: this client's own cache decides about reuse.
+  const res = await sender(endpoint, context)("/md", {
+    url,
+    f: call.extract === "full" ? "raw" : "fit",
+    q: null,
+    c: "0",
+  });
+  const body = parseJson<{
+    url?: string;
+    markdown?: unknown;
+    success?: unknown;
+    error?: { code?: string; message?: string };
+  }>(res);
+  if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body.error);
+  if (body.success !== true || typeof body.markdown !== "string") {
+    throw new WebFetchError("HTTP_ERROR", `The fetch endpoint could not fetch ${url}`, {
+      retryable: false,
+      url,
+    });
+  }
+  return {
+    finalUrl: typeof body.url === "string" && body.url ? body.url : url,
+    redirects: [],
+    status: 200,
+    contentType: "text/markdown",
+    content: body.markdown,
+    fetchedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * A cut window's own text: the service ends it with a blank line and a continuation line, after
+ * trimming its trailing whitespace; that whitespace comes back as newlines, so offsets stay the
+ * service's (the cut is at a blank line or newline almost always).
+ */
+function windowText(content: string, span: number): string {
+  const at = content.lastIndexOf("\n\n");
+  const text = at < 0 ? content.slice(0, span) : content.slice(0, Math.min(at, span));
+  return text.padEnd(span, "\n");
+}
+
+/** The fields of a service's FetchResult this client reads. */
+interface RemoteResult {
+  finalUrl: string;
+  redirects?: CachedPage["redirects"];
+  status: number;
+  contentType: string;
+  content: string;
+  truncated: boolean;
+  nextStartIndex?: number;
+  fetchedAt?: string;
+  [key: string]: unknown;
+}
+
+function sender(endpoint: RemoteEndpoint, context: RemoteContext) {
+  const fetchJson = providerFetch({
+    dispatcher: context.dispatcher,
+    userAgent: context.userAgent,
+    // The service retries the target itself; a 502 from it is an answer, not a hiccup.
+    retries: 0,
+    deadline: context.deadline,
+    name: "The fetch endpoint",
+  });
+  return (path: string, json: unknown) =>
+    fetchJson({
+      method: "POST",
+      url: new URL(`${endpoint.url}${path}`),
+      json,
+      ...(endpoint.token ? { headers: { authorization: `Bearer ${endpoint.token}` } } : {}),
+    });
+}
+
+function parseJson<T>(res: ProviderResponse): T {
+  try {
+    const value = JSON.parse(res.text) as unknown;
+    if (value && typeof value === "object") return value as T;
+  } catch {
+    // Reported below with the status and a piece of the body.
+  }
+  throw new WebFetchError(
+    "HTTP_ERROR",
+    `The fetch endpoint answered ${res.status} with something that is not a JSON object` +
+      (bodyDetail(res.text, 120) ? `: ${bodyDetail(res.text, 120)}` : ""),
+    { status: res.status, retryable: res.status >= 500 },
+  );
+}
+
+/** A service's `{error: {code, message}}` keeps its code; a bare failure status is HTTP_ERROR. */
+function serviceError(
+  res: ProviderResponse,
+  error: { code?: string; message?: string } | undefined,
+): WebFetchError {
+  const said = typeof error?.code === "string" ? error.code : "";
+  const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(said)
+    ? (said as ErrorCode)
+    : (SERVICE_CODES[said] ?? "HTTP_ERROR");
+  const message =
+    typeof error?.message === "string" && error.message
+      ? error.message
+      : `The fetch endpoint answered ${res.status}`;
+  return new WebFetchError(code, message, {
+    ...(code === "HTTP_ERROR" ? { status: res.status } : {}),
+  });
+}
+
+/**
+ * Failures of the endpoint itself are the page's failure to the caller: HTTP_ERROR (seed 000's
+ * "could not fetch the page"), TIMEOUT stays TIMEOUT. Errors the service mapped keep their code.
+ */
+function endpointError(endpoint: RemoteEndpoint, error: unknown): unknown {
+  if (!isWebFetchError(error)) return error;
+  if (error.code !== "PROVIDER_ERROR" && error.code !== "CONNECT_FAILED") return error;
+  return new WebFetchError(
+    "HTTP_ERROR",
+    `The fetch endpoint ${endpoint.url} failed: ${error.message}`,
+    { cause: error, retryable: error.retryable },
+  );
+}
+
+function pick<K extends string>(
+  source: Record<string, unknown>,
+  keys: readonly K[],
+): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === "string" && value) out[key] = value;
+  }
+  return out;
+}
