@@ -629,7 +629,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     search: searchWeb,
     context: buildContext,
     model: getModel,
-    options: resolved,
+    options: withoutSecrets(resolved),
     async close() {
       await fetcher.close();
       await providerAgent?.close();
@@ -700,6 +700,22 @@ function policyKey(call: FetchOptions, resolved: ResolvedOptions): string {
   const redirects = call.redirects ?? resolved.redirects;
   const max = call.maxRedirects ?? resolved.maxRedirects;
   return `${redirects}|${max}|${call.robots ?? resolved.robots}|${call.timeout ?? resolved.timeout}`;
+}
+
+/** Marks a secret in the options an instance shows. */
+const REDACTED = "[redacted]";
+
+/**
+ * The options an instance shows (`web.options`), which callers log and print: the endpoint's
+ * token and the model's API key are replaced, so they never leave through them.
+ */
+function withoutSecrets(resolved: ResolvedOptions): Readonly<ResolvedOptions> {
+  const { endpoint, llm } = resolved;
+  return Object.freeze({
+    ...resolved,
+    ...(endpoint?.token ? { endpoint: { ...endpoint, token: REDACTED } } : {}),
+    ...(llm?.apiKey ? { llm: { ...llm, apiKey: REDACTED } } : {}),
+  });
 }
 
 /** Whether a cached page's redirect chain is one this call's redirect policy would follow. */

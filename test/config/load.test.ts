@@ -211,9 +211,11 @@ describe("configuration: llm section", () => {
     expect(web.options.llm).toMatchObject({
       provider: "anthropic",
       model: "claude-haiku-4-5",
-      apiKey: "sk-ant",
+      // The key was found; the options an instance shows never carry it.
+      apiKey: "[redacted]",
       maxInputTokens: 12_000,
     });
+    expect(JSON.stringify(web.options)).not.toContain("sk-ant");
     void web.close();
   });
 });

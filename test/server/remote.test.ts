@@ -84,6 +84,8 @@ describe("remote mode with a webfetch service (/v1/fetch)", () => {
     const t = client({ endpoint: s.url, endpointKind: "webfetch", endpointToken: "unused" });
     // This service asks for none: the header is simply ignored.
     expect((await t.web.fetch(s.page("/article"))).status).toBe(200);
+    // The options an instance shows never carry the token.
+    expect(t.web.options.endpoint?.token).toBe("[redacted]");
   });
 });
 
