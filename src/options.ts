@@ -78,9 +78,18 @@ export interface FetchOptions {
    * Not combined with `query` or `startIndex`.
    */
   prompt?: string;
+  /**
+   * `"tavily"`: the page is fetched and converted by Tavily's extract API instead of by this
+   * process (needs TAVILY_API_KEY; the URL policy and domain lists still apply here, the address
+   * guard and robots.txt are Tavily's side). @default "fetch"
+   */
+  via?: ExtractVia;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }
+
+/** Who fetches a page: this process, or Tavily's extract API. */
+export type ExtractVia = "fetch" | "tavily";
 
 /**
  * The model that answers `prompt` and runs `web_fetch_agent` (SPEC §5, §6 `llm`). Its endpoint
@@ -188,6 +197,8 @@ export interface SearchSettings {
   searxngUrl?: string;
   /** @default DUCKDUCKGO_BASE_URL, else https://html.duckduckgo.com */
   duckduckgoBaseUrl?: string;
+  /** Who fetches the pages of `extract()` (and `web_extract`) by default. @default "fetch" */
+  extract?: ExtractVia;
   /** Where the variables above are read. @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }

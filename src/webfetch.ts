@@ -39,8 +39,10 @@ import { type ExtractResult, extractMany } from "./pages/extract.js";
 import { isPageId, type KeptPage, KeptPages, pageId } from "./pages/kept.js";
 import { readSaved, savePage } from "./pages/save.js";
 import type { FetchResult, GrepResult } from "./result.js";
-import { chooseProvider } from "./search/choose.js";
+import { chooseProvider, tavilySettings } from "./search/choose.js";
+import { providerFetch } from "./search/http.js";
 import { runSearch } from "./search/run.js";
+import { tavilyExtract } from "./search/tavily.js";
 import type { SearchProvider, SearchResponse } from "./search/types.js";
 import { checkQuery, checkSearch } from "./search/validate.js";
 import { focusContent } from "./shape/focus.js";
@@ -172,6 +174,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       throw error;
     });
     try {
+      if (call.via === "tavily") return await loadTavily(target, call, key, deadline);
       if (resolved.endpoint)
         return await loadRemote(resolved.endpoint, target, call, key, deadline);
       const raw = await fetcher.fetch(
@@ -213,6 +216,50 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Tavily's extract API fetches and converts the page (`via: "tavily"`); this process checks
+   * the URL policy and domain lists but never resolves or contacts the target.
+   */
+  async function loadTavily(
+    target: ParsedTarget,
+    call: FetchOptions,
+    key: string,
+    deadline: Deadline,
+  ): Promise<CachedPage> {
+    const settings = tavilySettings(instance.search);
+    const extracted = await tavilyExtract(target.url.href, call.format ?? resolved.format, {
+      ...settings,
+      fetch: providerFetch({
+        dispatcher: providerDispatcher(),
+        userAgent: resolved.userAgent,
+        retries: resolved.retries,
+        deadline,
+        name: "Tavily",
+      }),
+    });
+    const page: CachedPage = {
+      url: normalizeUrl(target.url),
+      finalUrl: extracted.url,
+      redirects: [],
+      status: 200,
+      contentType: (call.format ?? resolved.format) === "text" ? "text/plain" : "text/markdown",
+      content: extracted.content,
+      fetchedAt: new Date().toISOString(),
+    };
+    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
+    return page;
+  }
+
+  /** The pool for operator-configured providers (search, Tavily extract). */
+  function providerDispatcher(): Agent {
+    providerAgent ??= new Agent({
+      connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
+      connections: resolved.maxConnectionsPerOrigin,
+      keepAliveTimeout: 4_000,
+    });
+    return providerAgent;
   }
 
   /**
@@ -524,16 +571,15 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       const request = checkSearch(query, options);
       checkTimeout(options.timeout);
       provider ??= chooseProvider(instance.search);
-      providerAgent ??= new Agent({
-        connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
-        connections: resolved.maxConnectionsPerOrigin,
-        keepAliveTimeout: 4_000,
-      });
       response = await runSearch(
         provider,
         request,
         { timeout: options.timeout ?? resolved.timeout, signal: options.signal },
-        { dispatcher: providerAgent, userAgent: resolved.userAgent, retries: resolved.retries },
+        {
+          dispatcher: providerDispatcher(),
+          userAgent: resolved.userAgent,
+          retries: resolved.retries,
+        },
       );
       return response;
     } catch (error) {
@@ -612,7 +658,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     if (!Array.isArray(urls) || urls.length === 0) {
       throw new RangeError("urls must be a non-empty array of URLs");
     }
-    const { onProgress, ...call } = options;
+    const { onProgress, ...own } = options;
+    const via = own.via ?? instance.search?.extract;
+    const call: FetchOptions = via ? { ...own, via } : own;
     checkCallOptions(call);
     return extractMany(urls, {
       fetch: (url) => fetchPage(url, call),
@@ -645,7 +693,9 @@ function cacheKey(url: string, format: string, extract: string, call: FetchOptio
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
   // A page fetched while ignoring robots.txt is not served to a caller who respects it.
   const robots = call.robots === "ignore" ? "ignore" : "";
-  return `v1|${format}|${extract}|${robots}|${headers}|${url}`;
+  // Tavily's extraction of a page is not ours: each has its own entry.
+  const via = call.via === "tavily" ? "tavily" : "";
+  return `v1|${format}|${extract}|${robots}|${headers}|${via}|${url}`;
 }
 
 /** Programmer errors in per-call options throw at once, before any network work. */
@@ -655,6 +705,9 @@ function checkCallOptions(call: FetchOptions): void {
   if (query !== undefined) checkQuery(query);
   const conflict = optionConflict(call, LIBRARY_NAMES);
   if (conflict) throw new RangeError(conflict.message);
+  if (call.via !== undefined && call.via !== "fetch" && call.via !== "tavily") {
+    throw new RangeError(`via must be "fetch" or "tavily", got ${JSON.stringify(call.via)}`);
+  }
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }

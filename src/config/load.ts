@@ -119,7 +119,12 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (f.save_dir) out.saveDir = f.save_dir;
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
-  if (config.search?.provider) out.search = { provider: config.search.provider };
+  if (config.search?.provider || config.search?.extract) {
+    out.search = {
+      ...(config.search.provider ? { provider: config.search.provider } : {}),
+      ...(config.search.extract ? { extract: config.search.extract } : {}),
+    };
+  }
   const remote = config.tools?.web_fetch ?? {};
   // `${WEB_FETCH_API_ENDPOINT}` with the variable unset expands to "", which means no endpoint.
   if (remote.api_endpoint) {

@@ -83,6 +83,11 @@ export const configSchema = z
           (v) => (v === "" ? undefined : v),
           z.enum(SEARCH_PROVIDER_IDS).optional(),
         ),
+        // Who fetches web_extract's pages: this process, or Tavily's extract API.
+        extract: z.preprocess(
+          (v) => (v === "" ? undefined : v),
+          z.enum(["fetch", "tavily"]).optional(),
+        ),
       })
       .partial()
       .strict(),

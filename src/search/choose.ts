@@ -22,6 +22,16 @@ interface Keys {
   duckduckgoBaseUrl?: string | undefined;
 }
 
+/** Tavily's key and address for these settings. Throws INVALID_INPUT without a key. */
+export function tavilySettings(settings: SearchSettings = {}): {
+  apiKey: string;
+  baseUrl?: string;
+} {
+  const keys = readKeys(settings);
+  if (!keys.tavilyApiKey) throw missing("Tavily extract needs an API key: set TAVILY_API_KEY");
+  return { apiKey: keys.tavilyApiKey, ...base("TAVILY_BASE_URL", keys.tavilyBaseUrl) };
+}
+
 /** The provider for these settings. Throws INVALID_INPUT naming a missing key or URL. */
 export function chooseProvider(settings: SearchSettings = {}): SearchProvider {
   if (settings.provider !== undefined && typeof settings.provider !== "string") {

@@ -4,7 +4,7 @@
  * each result has its own relevance score. Errors come as `{"detail": {"error": "..."}}`.
  */
 import { WebFetchError } from "../errors.js";
-import { bodyDetail, expectOk, type ProviderResponse } from "./http.js";
+import { bodyDetail, expectOk, type ProviderFetch, type ProviderResponse } from "./http.js";
 import { isoDate } from "./results.js";
 import type { SearchHit, SearchProvider } from "./types.js";
 
@@ -100,4 +100,44 @@ function tavilyDetail(text: string): string | undefined {
     // Not JSON: the body as it is.
   }
   return bodyDetail(text);
+}
+
+/** What Tavily's extract endpoint gave for one URL. */
+export interface TavilyPage {
+  url: string;
+  content: string;
+}
+
+/**
+ * One page through Tavily's extract API (`POST {base}/extract`), as Markdown or plain text.
+ * A URL Tavily could not read is PROVIDER_ERROR naming Tavily's reason.
+ *
+ * @example
+ * const page = await tavilyExtract("https://example.com/", "markdown", { apiKey, fetch });
+ */
+export async function tavilyExtract(
+  url: string,
+  format: "markdown" | "text",
+  options: TavilyOptions & { fetch: ProviderFetch },
+): Promise<TavilyPage> {
+  const res = await options.fetch({
+    method: "POST",
+    url: endpoint(options.baseUrl ?? TAVILY_BASE_URL, "extract"),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    json: { urls: [url], format, extract_depth: "basic" },
+  });
+  checkTavily(res);
+  const body = res.json<{
+    results?: { url?: string; raw_content?: string }[];
+    failed_results?: { url?: string; error?: string }[];
+  }>();
+  const found = body.results?.find((r) => typeof r.raw_content === "string");
+  if (!found) {
+    const reason = body.failed_results?.[0]?.error ?? "no content returned";
+    throw new WebFetchError("PROVIDER_ERROR", `Tavily could not extract ${url}: ${reason}`, {
+      retryable: false,
+      provider: "Tavily",
+    });
+  }
+  return { url: found.url || url, content: found.raw_content ?? "" };
 }

@@ -117,6 +117,14 @@ describe("configuration: tools section", () => {
     expect(toolsOptionsFromConfig(config).tools?.web_search).toEqual({ enabled: false });
   });
 
+  it("reads search.extract: who fetches web_extract's pages", () => {
+    const options = optionsFromConfig(parseConfig({ search: { extract: "tavily" } }));
+    expect(options.search).toEqual({ extract: "tavily" });
+    expect(configError(() => parseConfig({ search: { extract: "bing" } }))).toContain(
+      "search.extract",
+    );
+  });
+
   it("reads fetch.save_dir", () => {
     expect(optionsFromConfig(parseConfig({ fetch: { save_dir: "/tmp/pages" } })).saveDir).toBe(
       "/tmp/pages",
