@@ -140,7 +140,6 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
    */
   let providerAgent: Agent | undefined;
   /** Connections to the remote mode endpoint, operator-configured like the providers'. */
-  let endpointAgent: Agent | undefined;
   let provider: SearchProvider | undefined;
   /** The model, made on first use (its SDK is loaded then, not at import). */
   let chat: Promise<ChatModel> | undefined;
@@ -203,19 +202,23 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
           ),
         ),
       );
-      const page: CachedPage = {
+      return await store(key, {
         url: normalizeUrl(target.url),
         finalUrl: raw.finalUrl,
         redirects: raw.redirects,
         status: raw.status,
         ...converted,
         fetchedAt: new Date().toISOString(),
-      };
-      if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
-      return page;
+      });
     } finally {
       release();
     }
+  }
+
+  /** Puts a freshly loaded page in the cache, if there is one, and hands it on. */
+  async function store(key: string, page: CachedPage): Promise<CachedPage> {
+    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
+    return page;
   }
 
   /**
@@ -239,7 +242,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         name: "Tavily",
       }),
     });
-    const page: CachedPage = {
+    return store(key, {
       url: normalizeUrl(target.url),
       finalUrl: extracted.url,
       redirects: [],
@@ -247,12 +250,10 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       contentType: (call.format ?? resolved.format) === "text" ? "text/plain" : "text/markdown",
       content: extracted.content,
       fetchedAt: new Date().toISOString(),
-    };
-    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
-    return page;
+    });
   }
 
-  /** The pool for operator-configured providers (search, Tavily extract). */
+  /** The pool for endpoints the operator configures (search, Tavily extract, remote mode). */
   function providerDispatcher(): Agent {
     providerAgent ??= new Agent({
       connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
@@ -273,20 +274,13 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     key: string,
     deadline: Deadline,
   ): Promise<CachedPage> {
-    endpointAgent ??= new Agent({
-      connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
-      connections: resolved.maxConnectionsPerOrigin,
-      keepAliveTimeout: 4_000,
-    });
     const remote = await fetchRemote(
       endpoint,
       target.url.href,
       { format: call.format ?? resolved.format, extract: call.extract ?? resolved.extract },
-      { dispatcher: endpointAgent, userAgent: resolved.userAgent, deadline },
+      { dispatcher: providerDispatcher(), userAgent: resolved.userAgent, deadline },
     );
-    const page: CachedPage = { url: normalizeUrl(target.url), ...remote };
-    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
-    return page;
+    return store(key, { url: normalizeUrl(target.url), ...remote });
   }
 
   /** A page and how it was had: from the cache or the network, and what is kept of it. */
@@ -681,7 +675,6 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     async close() {
       await fetcher.close();
       await providerAgent?.close();
-      await endpointAgent?.close();
       await converter.close();
       await cache?.close?.();
     },

@@ -116,6 +116,22 @@ export function walkElements(root: DomNode, visit: (el: DomElement) => boolean):
   walk(root, (node) => isElement(node) && visit(node));
 }
 
+/**
+ * True when an element below `root` passes `test`; stops at the first one.
+ *
+ * @example
+ * hasDescendant(figure, (el) => tagOf(el) === "img");
+ */
+export function hasDescendant(root: DomNode, test: (el: DomElement) => boolean): boolean {
+  let found = false;
+  walk(root, (node) => {
+    if (found || !isElement(node)) return false;
+    found = test(node);
+    return !found;
+  });
+  return found;
+}
+
 /** Element children of `el`, in order. */
 export function childElements(el: DomElement): DomElement[] {
   const out: DomElement[] = [];

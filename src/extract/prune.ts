@@ -13,6 +13,7 @@ import {
   childElements,
   type DomElement,
   type DomNode,
+  hasDescendant,
   isElement,
   tagOf,
   textOf,
@@ -116,13 +117,7 @@ const MEDIA_TAGS = new Set(["img", "picture", "video", "iframe", "svg", "canvas"
 
 /** True when `el` holds an image or other media. */
 function holdsMedia(el: DomElement): boolean {
-  let found = false;
-  walk(el, (node) => {
-    if (found || !isElement(node)) return false;
-    if (MEDIA_TAGS.has(tagOf(node))) found = true;
-    return !found;
-  });
-  return found;
+  return hasDescendant(el, (node) => MEDIA_TAGS.has(tagOf(node)));
 }
 
 /** Heading level 1–6 of `el`, or 0. */
@@ -222,13 +217,7 @@ function removeProductAsides(root: DomElement): void {
 
 /** True when `el` holds the page's `<h1>`. */
 function holdsTitle(el: DomElement): boolean {
-  let found = false;
-  walk(el, (node) => {
-    if (found || !isElement(node)) return false;
-    if (tagOf(node) === "h1") found = true;
-    return !found;
-  });
-  return found;
+  return hasDescendant(el, (node) => tagOf(node) === "h1");
 }
 
 /** Phrasing elements, which are furniture only when they are all their parent says. */
@@ -403,14 +392,10 @@ function onlyTextChild(el: DomElement): DomElement | undefined {
 function holdsHeadingAsHigh(el: DomElement, level: number): boolean {
   const own = headingLevel(el);
   if (own > 0) return own <= level;
-  let found = false;
-  walk(el, (node) => {
-    if (found || !isElement(node)) return false;
+  return hasDescendant(el, (node) => {
     const l = headingLevel(node);
-    if (l > 0 && l <= level) found = true;
-    return !found;
+    return l > 0 && l <= level;
   });
-  return found;
 }
 
 function mostlyLinks(el: DomElement): boolean {
