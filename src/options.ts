@@ -84,9 +84,21 @@ export interface FetchOptions {
    * guard and robots.txt are Tavily's side). @default "fetch"
    */
   via?: ExtractVia;
+  /**
+   * JavaScript rendering in Chromium: `auto` renders only a page whose static HTML gave almost
+   * no content and looks like a script-built app shell; `always` renders every HTML page;
+   * `never` keeps the static result. @default "auto"
+   */
+  render?: RenderMode;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }
+
+/** When a page is rendered in a browser. */
+export type RenderMode = "never" | "auto" | "always";
+
+/** Where cached pages live: this process, a SQLite file, or a Redis server shared by many. */
+export type CacheStoreKind = "memory" | "sqlite" | "redis";
 
 /** Who fetches a page: this process, or Tavily's extract API. */
 export type ExtractVia = "fetch" | "tavily";
@@ -265,11 +277,25 @@ export interface WebFetchOptions {
    * @default undefined (pages are kept in the cache only)
    */
   saveDir?: string;
-  /** Cache store, or `false` for none. @default an in-memory LRU of `cacheMaxBytes` */
+  /** Cache store, or `false` for none. @default the store `cacheStore` names */
   cache?: CacheStore | false;
+  /**
+   * The built-in store to use when `cache` is not given: `memory` (an LRU in this process),
+   * `sqlite` (one file, persistent: `cachePath`), `redis` (shared by every process and machine
+   * that uses `cacheUrl`; per-origin politeness limits are then shared too). @default "memory"
+   */
+  cacheStore?: CacheStoreKind;
+  /** The SQLite file. @default $XDG_CACHE_HOME/webfetch/cache.sqlite, else ~/.cache/webfetch/cache.sqlite */
+  cachePath?: string;
+  /** The Redis server. @default "redis://127.0.0.1:6379" */
+  cacheUrl?: string;
+  /** How JavaScript rendering is used, unless a call says otherwise. @default "auto" */
+  render?: RenderMode;
+  /** Chromium's executable for rendering. @default "/usr/bin/chromium" */
+  browserPath?: string;
   /** Time a cached page stays fresh, seconds. @default 900 */
   cacheTtl?: number;
-  /** Size bound of the default in-memory cache, bytes. @default 52428800 (50 MiB) */
+  /** Size bound of the cache store, bytes. @default 52428800 (50 MiB) */
   cacheMaxBytes?: number;
   /** Open connections per origin. @default 6 */
   maxConnectionsPerOrigin?: number;
@@ -330,6 +356,11 @@ export interface ResolvedOptions {
   saveDir?: string;
   cacheTtl: number;
   cacheMaxBytes: number;
+  cacheStore: CacheStoreKind;
+  cachePath?: string;
+  cacheUrl: string;
+  render: RenderMode;
+  browserPath: string;
   maxConnectionsPerOrigin: number;
   maxConcurrency: number;
   retries: number;
@@ -358,6 +389,10 @@ export const DEFAULTS = {
   locale: "en",
   cacheTtl: 900,
   cacheMaxBytes: 50 * 1024 * 1024,
+  cacheStore: "memory",
+  cacheUrl: "redis://127.0.0.1:6379",
+  render: "auto",
+  browserPath: "/usr/bin/chromium",
   maxConnectionsPerOrigin: 6,
   maxConcurrency: 32,
   retries: 2,
@@ -416,6 +451,14 @@ export const LIMITS = {
   promptMaxLength: 4_000,
   /** Answers to prompts an instance remembers, by (URL, prompt, model). */
   keptAnswers: 500,
+  /** Pages rendered in the browser at once per instance; each is a Chromium tab. */
+  maxRenders: 4,
+  /**
+   * How long a store keeps an entry that carries validators (ETag, Last-Modified) past its
+   * freshness, seconds: a stale entry is revalidated with a conditional request, and a 304
+   * refreshes it without a new download or conversion.
+   */
+  revalidateWindow: 7 * 24 * 3600,
 } as const;
 
 /** How a surface spells the options that exclude each other. */
@@ -521,6 +564,16 @@ export function productToken(userAgent: string): string {
   return token ?? "webfetch";
 }
 
+/** The render modes, for validation. */
+export const RENDER_MODES = ["never", "auto", "always"] as const satisfies readonly RenderMode[];
+
+function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
+  if (!allowed.includes(value)) {
+    throw new RangeError(`${name} must be one of ${allowed.join(", ")}, got ${String(value)}`);
+  }
+  return value;
+}
+
 /** Merges user options over DEFAULTS and checks them; programmer errors throw RangeError. */
 export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
   const merged = { ...DEFAULTS, ...stripUndefined(options) };
@@ -544,6 +597,11 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
     ...(options.saveDir === undefined ? {} : { saveDir: options.saveDir }),
     cacheTtl: positiveInt("cacheTtl", merged.cacheTtl, 0),
     cacheMaxBytes: positiveInt("cacheMaxBytes", merged.cacheMaxBytes),
+    cacheStore: oneOf("cacheStore", merged.cacheStore, ["memory", "sqlite", "redis"]),
+    ...(options.cachePath === undefined ? {} : { cachePath: options.cachePath }),
+    cacheUrl: merged.cacheUrl,
+    render: oneOf("render", merged.render, RENDER_MODES),
+    browserPath: merged.browserPath,
     maxConnectionsPerOrigin: positiveInt("maxConnectionsPerOrigin", merged.maxConnectionsPerOrigin),
     maxConcurrency: positiveInt("maxConcurrency", merged.maxConcurrency),
     retries: positiveInt("retries", merged.retries, 0),

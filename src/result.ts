@@ -43,6 +43,12 @@ export interface FetchResult extends PageMetadata {
   inputTruncated?: boolean;
   /** Why the content is not what was asked for (no model configured: passages, not an answer). */
   note?: string;
+  /** Page count of a PDF. */
+  pages?: number;
+  /** Present when the page was rendered in a browser (its scripts ran): true. */
+  rendered?: boolean;
+  /** Requests the rendered page made that the address guard or domain lists refused. */
+  blockedRequests?: number;
   /** Where the full content was saved, when a save directory is configured. */
   savedPath?: string;
   cached: boolean;

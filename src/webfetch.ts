@@ -8,10 +8,11 @@ import { Agent, buildConnector } from "undici";
 import { MemoryStore } from "./cache/memory.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
 import { type ContextPage, type ContextResult, packContext } from "./context/build.js";
+import type { ConvertedBody, ConvertOptions } from "./convert/index.js";
 import { ConvertPool } from "./convert/pool.js";
 import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
-import { Fetcher } from "./fetch/fetcher.js";
+import { Fetcher, type RawResponse } from "./fetch/fetcher.js";
 import { fetchRemote } from "./fetch/remote.js";
 import { Semaphore } from "./fetch/semaphore.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
@@ -28,6 +29,7 @@ import {
   optionConflict,
   type ReadOptions,
   type RedirectPolicy,
+  type RenderMode,
   type ResolvedOptions,
   resolveOptions,
   SEARCH_DEFAULTS,
@@ -38,6 +40,9 @@ import {
 import { type ExtractResult, extractMany } from "./pages/extract.js";
 import { isPageId, type KeptPage, KeptPages, pageId } from "./pages/kept.js";
 import { readSaved, savePage } from "./pages/save.js";
+import { BrowserPool } from "./render/browser.js";
+import { renderPage } from "./render/page.js";
+import { looksLikeAppShell } from "./render/shell.js";
 import type { FetchResult, GrepResult } from "./result.js";
 import { chooseProvider, tavilySettings } from "./search/choose.js";
 import { providerFetch } from "./search/http.js";
@@ -130,6 +135,11 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const fetcher = new Fetcher(resolved, { lookup: options.lookup, connect: options.connect });
   const limit = new Semaphore(resolved.maxConcurrency);
   const converter = new ConvertPool();
+  /** The browser for `render`, launched on the first page that needs it. */
+  let browsers: BrowserPool | undefined;
+  const renders = new Semaphore(LIMITS.maxRenders);
+  /** Pages a 304 confirmed: served from the cache, so `cached: true`. */
+  const revalidated = new WeakSet<CachedPage>();
   /** Fetches in flight by cache key: concurrent callers of one URL share one request. */
   const inflight = new Map<string, Promise<CachedPage>>();
   /** Ids of fetched pages, for read and grep; their content stays in the cache or saveDir. */
@@ -148,9 +158,14 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     max: LIMITS.keptAnswers,
   });
 
-  function load(target: ParsedTarget, call: FetchOptions, key: string): Promise<CachedPage> {
+  function load(
+    target: ParsedTarget,
+    call: FetchOptions,
+    key: string,
+    stale: CachedPage | undefined,
+  ): Promise<CachedPage> {
     return inSpan(SPANS.fetch, { "url.full": target.url.href }, async (span) => {
-      const page = await loadUntraced(target, call, key);
+      const page = await loadUntraced(target, call, key, stale);
       span.setAttributes({
         "webfetch.final_url": page.finalUrl,
         "http.response.status_code": page.status,
@@ -164,6 +179,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     target: ParsedTarget,
     call: FetchOptions,
     key: string,
+    stale: CachedPage | undefined,
   ): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
     const acquiring = limit.acquire();
@@ -176,48 +192,156 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       if (call.via === "tavily") return await loadTavily(target, call, key, deadline);
       if (resolved.endpoint)
         return await loadRemote(resolved.endpoint, target, call, key, deadline);
-      const raw = await fetcher.fetch(
-        target,
-        {
-          redirects: call.redirects ?? resolved.redirects,
-          maxRedirects: call.maxRedirects ?? resolved.maxRedirects,
-          robots: call.robots ?? resolved.robots,
-          headers: call.headers ?? {},
-        },
-        deadline,
-      );
-      const headerType = raw.headers["content-type"];
-      // Conversion runs on a thread, inside the same deadline as the fetch.
-      const converted = await inSpan(SPANS.convert, { "url.full": raw.finalUrl }, () =>
-        deadline.race(
-          converter.convert(
-            raw.body,
-            Array.isArray(headerType) ? headerType[0] : headerType,
-            {
-              url: raw.finalUrl,
-              format: call.format ?? resolved.format,
-              extract: call.extract ?? resolved.extract,
-            },
-            deadline.signal,
-          ),
-        ),
-      );
-      return await store(key, {
-        url: normalizeUrl(target.url),
-        finalUrl: raw.finalUrl,
-        redirects: raw.redirects,
-        status: raw.status,
-        ...converted,
-        fetchedAt: new Date().toISOString(),
-      });
+      return await loadDirect(target, call, key, stale, deadline);
     } finally {
       release();
     }
   }
 
-  /** Puts a freshly loaded page in the cache, if there is one, and hands it on. */
+  /**
+   * This process fetches and converts: a stale cached copy with validators is revalidated (a
+   * 304 refreshes it), and an HTML page may be rendered in the browser (`render`).
+   */
+  async function loadDirect(
+    target: ParsedTarget,
+    call: FetchOptions,
+    key: string,
+    stale: CachedPage | undefined,
+    deadline: Deadline,
+  ): Promise<CachedPage> {
+    const raw = await fetcher.fetch(
+      target,
+      {
+        redirects: call.redirects ?? resolved.redirects,
+        maxRedirects: call.maxRedirects ?? resolved.maxRedirects,
+        robots: call.robots ?? resolved.robots,
+        headers: call.headers ?? {},
+        validators: stale ? { etag: stale.etag, lastModified: stale.lastModified } : undefined,
+      },
+      deadline,
+    );
+    if (raw.status === 304 && stale) {
+      const refreshed = await store(key, { ...stale, fetchedAt: new Date().toISOString() });
+      revalidated.add(refreshed);
+      return refreshed;
+    }
+    const headerType = firstValue(raw.headers["content-type"]);
+    const options = {
+      url: raw.finalUrl,
+      format: call.format ?? resolved.format,
+      extract: call.extract ?? resolved.extract,
+    };
+    const converted = await convertIn(deadline, raw.body, headerType, options);
+    const page: CachedPage = {
+      url: normalizeUrl(target.url),
+      finalUrl: raw.finalUrl,
+      redirects: raw.redirects,
+      status: raw.status,
+      ...converted,
+      fetchedAt: new Date().toISOString(),
+    };
+    const mode = call.render ?? resolved.render;
+    const wanted =
+      mode === "always" || (mode === "auto" && looksLikeAppShell(raw.body, converted.content));
+    if (wanted && isHtml(converted.contentType)) {
+      const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
+      // `auto` keeps the static result unless the browser found more.
+      if (rendered && (mode === "always" || rendered.content.length > converted.content.length)) {
+        return store(key, { ...page, ...rendered, contentType: converted.contentType });
+      }
+    }
+    const etag = firstValue(raw.headers.etag);
+    const lastModified = firstValue(raw.headers["last-modified"]);
+    return store(key, {
+      ...page,
+      ...(etag ? { etag } : {}),
+      ...(lastModified ? { lastModified } : {}),
+    });
+  }
+
+  /** Conversion runs on a thread, inside the same deadline as the fetch. */
+  function convertIn(
+    deadline: Deadline,
+    body: Uint8Array,
+    headerType: string | undefined,
+    options: ConvertOptions,
+  ) {
+    return inSpan(SPANS.convert, { "url.full": options.url }, () =>
+      deadline.race(converter.convert(body, headerType, options, deadline.signal)),
+    );
+  }
+
+  /**
+   * The page rendered in the browser and converted. With `auto`, a failed render (no Chromium,
+   * a crash, the time running out) leaves the static result: undefined, and a warning.
+   */
+  async function renderIn(
+    deadline: Deadline,
+    mode: RenderMode,
+    raw: RawResponse,
+    headerType: string | undefined,
+    options: ConvertOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<
+    (ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number }) | undefined
+  > {
+    const releaseRender = await deadline.race(renders.acquire());
+    try {
+      browsers ??= new BrowserPool({ executablePath: resolved.browserPath });
+      const rendered = await renderPage(browsers, {
+        url: raw.finalUrl,
+        body: raw.body,
+        contentType: headerType ?? "text/html",
+        deadline,
+        maxBytes: resolved.maxBytes,
+        fetch: (req, d, maxBytes) => fetcher.resource(req, d, maxBytes),
+      });
+      if (rendered.blockedRequests > 0) {
+        logger.warn(
+          { url: raw.finalUrl, blocked: rendered.blockedRequests },
+          "render: requests of the page refused by the address guard or domain lists",
+        );
+      }
+      const converted = await convertIn(
+        deadline,
+        Buffer.from(rendered.html, "utf8"),
+        "text/html; charset=utf-8",
+        { ...options, url: rendered.finalUrl },
+      );
+      return {
+        ...converted,
+        finalUrl: rendered.finalUrl,
+        rendered: true,
+        blockedRequests: rendered.blockedRequests,
+      };
+    } catch (error) {
+      if (mode === "always" || signal?.aborted) throw error;
+      logger.warn(
+        { url: raw.finalUrl, error: error instanceof Error ? error.message : String(error) },
+        "render failed; the static result is used",
+      );
+      return undefined;
+    } finally {
+      releaseRender();
+    }
+  }
+
+  /**
+   * Puts a freshly loaded page in the cache, if there is one, and hands it on. A page with
+   * validators is kept past its freshness, so that it can be revalidated instead of fetched.
+   */
   async function store(key: string, page: CachedPage): Promise<CachedPage> {
-    if (cache) await cache.set(key, { page, storedAt: Date.now() }, resolved.cacheTtl);
+    if (!cache) return page;
+    const keep =
+      page.etag || page.lastModified
+        ? resolved.cacheTtl + LIMITS.revalidateWindow
+        : resolved.cacheTtl;
+    try {
+      await cache.set(key, { page, storedAt: Date.now() }, keep);
+    } catch (error) {
+      // A cache that fails (a Redis server down, a full disk) costs speed, never the page.
+      logger.warn({ error: (error as Error).message }, "cache: could not store the page");
+    }
     return page;
   }
 
@@ -306,18 +430,23 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     const format = call.format ?? resolved.format;
     const extract = call.extract ?? resolved.extract;
     const key = cacheKey(normalizeUrl(target.url), format, extract, call);
+    let stale: CachedPage | undefined;
     if (cache && call.cache !== false) {
-      const hit = await readCache(cache, key, call.maxAge ?? resolved.cacheTtl);
+      const entry = await readCache(cache, key, logger);
       // A page reached through redirects this call would not follow is not an answer for it.
       if (
-        hit &&
+        entry &&
         withinPolicy(
-          hit.page,
+          entry.page,
           call.redirects ?? resolved.redirects,
           call.maxRedirects ?? resolved.maxRedirects,
         )
       ) {
-        return { page: hit.page, cached: true, kept: keep(key, hit.page, call) };
+        const maxAge = call.maxAge ?? resolved.cacheTtl;
+        if (maxAge > 0 && Date.now() - entry.storedAt <= maxAge * 1000) {
+          return { page: entry.page, cached: true, kept: keep(key, entry.page, call) };
+        }
+        if (entry.page.etag || entry.page.lastModified) stale = entry.page;
       }
     }
     // Callers share a request only under the same network policy; a caller with its own
@@ -325,7 +454,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     const flight = `${key}|${policyKey(call, resolved)}`;
     let pending = call.signal ? undefined : inflight.get(flight);
     if (!pending) {
-      pending = load(target, call, key);
+      pending = load(target, call, key, stale);
       if (!call.signal) {
         inflight.set(flight, pending);
         void pending.then(
@@ -335,7 +464,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       }
     }
     const page = await pending;
-    return { page, cached: false, kept: keep(key, page, call) };
+    return { page, cached: revalidated.has(page), kept: keep(key, page, call) };
   }
 
   /** Remembers a page's id, and how to fetch the same content again. */
@@ -495,7 +624,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       kept = pages.byUrl(normalizeUrl(parseTargetUrl(ref).url));
     }
     if (kept) {
-      const entry = await cache?.get(kept.key);
+      const entry = cache ? await readCache(cache, kept.key, logger) : undefined;
       if (entry) return { page: entry.page, cached: true, kept };
       const saved = kept.savedPath ? await readSaved(kept.savedPath) : undefined;
       if (saved !== undefined)
@@ -676,6 +805,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       await fetcher.close();
       await providerAgent?.close();
       await converter.close();
+      await browsers?.close();
       await cache?.close?.();
     },
   };
@@ -686,9 +816,11 @@ function cacheKey(url: string, format: string, extract: string, call: FetchOptio
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
   // A page fetched while ignoring robots.txt is not served to a caller who respects it.
   const robots = call.robots === "ignore" ? "ignore" : "";
+  // Rendering changes what a page yields; the default mode keeps the plain key.
+  const render = call.render && call.render !== "auto" ? call.render : "";
   // Tavily's extraction of a page is not ours: each has its own entry.
   const via = call.via === "tavily" ? "tavily" : "";
-  return `v1|${format}|${extract}|${robots}|${headers}|${via}|${url}`;
+  return `v1|${format}|${extract}|${robots}|${headers}|${via}|${render}|${url}`;
 }
 
 /** Programmer errors in per-call options throw at once, before any network work. */
@@ -772,15 +904,27 @@ function withinPolicy(page: CachedPage, policy: RedirectPolicy, maxRedirects: nu
   return page.redirects.every((hop) => redirectAllowed(policy, start, new URL(hop.to)));
 }
 
+/** The entry under `key`, at any age; a store that fails is a miss (and a warning), never an error. */
 async function readCache(
   cache: CacheStore,
   key: string,
-  maxAgeSeconds: number,
+  logger: Logger,
 ): Promise<CacheEntry | undefined> {
-  if (maxAgeSeconds <= 0) return undefined;
-  const entry = await cache.get(key);
-  if (!entry) return undefined;
-  return Date.now() - entry.storedAt <= maxAgeSeconds * 1000 ? entry : undefined;
+  try {
+    return await cache.get(key);
+  } catch (error) {
+    logger.warn({ error: (error as Error).message }, "cache: could not read; fetching instead");
+    return undefined;
+  }
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** HTML types, the ones a browser can render. */
+function isHtml(contentType: string): boolean {
+  return contentType === "text/html" || contentType === "application/xhtml+xml";
 }
 
 /** The result object of SPEC §3.7, shaped for this call; unknown optional values omitted. */
@@ -825,6 +969,8 @@ function toResult(
     ...optional("publishedAt", page.publishedAt),
     ...optional("lang", page.lang),
     ...optional("canonicalUrl", page.canonicalUrl),
+    ...optional("pages", page.pages),
+    ...(page.rendered ? { rendered: true, blockedRequests: page.blockedRequests ?? 0 } : {}),
     format: call.format ?? resolved.format,
     content: shaped.content,
     totalLength: shaped.totalLength,

@@ -1,7 +1,8 @@
 /**
- * The one interface every cache store implements: memory now, SQLite and Redis later. Stores
- * hold serializable entries and know nothing of fetching; freshness is decided by the caller
- * from `storedAt`, so `maxAge` works the same on every store.
+ * The one interface every cache store implements: memory, SQLite, Redis. Stores hold
+ * serializable entries and know nothing of fetching; freshness is decided by the caller from
+ * `storedAt`, so `maxAge` works the same on every store. A store keeps an entry past its
+ * freshness (for `ttlSeconds`, as the caller asks) so that a stale entry can be revalidated.
  */
 import type { PageMetadata } from "../extract/metadata.js";
 
@@ -17,6 +18,15 @@ export interface CachedPage extends PageMetadata {
   content: string;
   /** When it was fetched, ISO 8601. */
   fetchedAt: string;
+  /** Page count of a PDF. */
+  pages?: number;
+  /** The content is the DOM after the page's scripts ran in a browser. */
+  rendered?: boolean;
+  /** Requests of the rendered page that the policy refused. */
+  blockedRequests?: number;
+  /** The response's validators, for revalidating a stale entry (If-None-Match, If-Modified-Since). */
+  etag?: string;
+  lastModified?: string;
 }
 
 export interface CacheEntry {

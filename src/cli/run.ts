@@ -294,15 +294,6 @@ async function fetchCommand(
     startIndex: "--start-index",
   });
   if (conflict) throw new WebFetchError("INVALID_INPUT", conflict.message, { retryable: false });
-  if (flags.render === "always") {
-    throw new WebFetchError(
-      "INVALID_INPUT",
-      "--render always needs the browser renderer, not available in this version yet",
-      {
-        retryable: false,
-      },
-    );
-  }
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: FetchOptions = {
@@ -311,6 +302,7 @@ async function fetchCommand(
     ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
     ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
     ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
+    ...(flags.render !== undefined ? { render: flags.render } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
   };

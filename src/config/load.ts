@@ -94,14 +94,6 @@ function substitute(value: string, env: NodeJS.ProcessEnv): string {
 export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   const f = config.fetch ?? {};
   const c = config.cache ?? {};
-  if (c.store && c.store !== "memory") {
-    throw configError(`cache.store: "${c.store}" is not available in this version (use "memory")`);
-  }
-  if (f.render === "always") {
-    throw configError(
-      'fetch.render: "always" needs the browser renderer, not available in this version',
-    );
-  }
   const out: WebFetchOptions = {};
   if (config.locale) out.locale = config.locale;
   if (f.timeout_seconds !== undefined) out.timeout = Math.round(f.timeout_seconds * 1000);
@@ -117,6 +109,11 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (f.blocked_domains) out.blockedDomains = f.blocked_domains;
   if (f.max_length !== undefined) out.maxLength = f.max_length;
   if (f.save_dir) out.saveDir = f.save_dir;
+  if (f.render) out.render = f.render;
+  if (f.browser_path) out.browserPath = f.browser_path;
+  if (c.store) out.cacheStore = c.store;
+  if (c.path) out.cachePath = c.path;
+  if (c.url) out.cacheUrl = c.url;
   if (c.ttl_seconds !== undefined) out.cacheTtl = c.ttl_seconds;
   if (c.max_bytes !== undefined) out.cacheMaxBytes = c.max_bytes;
   if (config.search?.provider || config.search?.extract) {

@@ -55,6 +55,7 @@ export const configSchema = z
         user_agent: z.string().min(1),
         robots: z.enum(["respect", "ignore"]),
         render: z.enum(["never", "auto", "always"]),
+        browser_path: z.string().min(1),
         network: z.enum(["enabled", "none"]),
         allow_private_network: boolean(),
         allow_addresses: z.array(z.string()),

@@ -2,10 +2,13 @@
  * The network half of the pipeline: policy → robots.txt → GET, hop by hop, until a final
  * response whose decoded body is in memory. Every hop is checked as the first request was.
  */
-import { Agent, buildConnector } from "undici";
+
+import { Readable } from "node:stream";
+import { Agent, buildConnector, request } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
+import { LocalOriginLimiter, type OriginLimiter, type Release } from "../net/politeness.js";
 import { RobotsPolicy } from "../net/robots-policy.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import {
@@ -43,11 +46,62 @@ export interface HopPolicy {
   maxRedirects: number;
   robots: RobotsMode;
   headers: Record<string, string>;
+  /**
+   * Validators of a cached copy: the request becomes conditional, and a 304 comes back as a
+   * response with status 304 and no body instead of an error.
+   */
+  validators?: Validators | undefined;
 }
+
+/** What a cached copy is revalidated with. */
+export interface Validators {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+}
+
+/** A request a rendered page makes (its subresources, its own XHR and fetch calls). */
+export interface ResourceRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer | undefined;
+}
+
+/** One hop's answer to a resource request; redirects are handed back, not followed. */
+export interface ResourceResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Request headers a browser sends that this client sets itself or that describe one hop. */
+const BROWSER_OWN_HEADERS = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "accept-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "proxy-authorization",
+  "proxy-connection",
+]);
+
+/** Response headers that no longer hold once the body is decoded and whole. */
+const DECODED_DROP = new Set([
+  "content-encoding",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+]);
 
 export interface FetcherDeps {
   lookup?: LookupFn | undefined;
   connect?: buildConnector.connector | undefined;
+  /** Per-origin politeness. @default requests per origin counted in this process */
+  limiter?: OriginLimiter | undefined;
 }
 
 /** Owns the guarded undici agent and the robots.txt cache of one webfetch instance. */
@@ -56,9 +110,11 @@ export class Fetcher {
   readonly #guard: AddressGuard;
   readonly #agent: Agent;
   readonly #robots: RobotsPolicy;
+  readonly #limiter: OriginLimiter;
 
   constructor(options: ResolvedOptions, deps: FetcherDeps = {}) {
     this.#options = options;
+    this.#limiter = deps.limiter ?? new LocalOriginLimiter(options.maxConnectionsPerOrigin);
     this.#guard = new AddressGuard({
       allowPrivateNetwork: options.allowPrivateNetwork,
       allowAddresses: options.allowAddresses,
@@ -78,6 +134,20 @@ export class Fetcher {
   /** Closes pooled connections. */
   async close(): Promise<void> {
     await this.#agent.close();
+    await this.#limiter.close?.();
+  }
+
+  /** A politeness slot for `origin`, within the deadline. */
+  async #slot(origin: string, deadline: Deadline): Promise<Release> {
+    const acquiring = this.#limiter.acquire(origin, deadline.signal);
+    return deadline.race(acquiring).catch((error: unknown) => {
+      // A slot granted after all goes straight back.
+      void acquiring.then(
+        (release) => release(),
+        () => {},
+      );
+      throw error;
+    });
   }
 
   /** Checks a target against the pure policy (scheme, names, domain lists). */
@@ -92,12 +162,19 @@ export class Fetcher {
     const visited = new Set<string>([normalizeUrl(start)]);
     let current = target;
     for (;;) {
-      const response = await this.#hop(current, policy, start, deadline);
-      const location = firstHeader(response.headers.location);
-      if (!REDIRECT_STATUSES.has(response.status) || !location) {
-        return this.#finish(start, current.url, redirects, response, deadline);
+      const release = await this.#slot(current.url.origin, deadline);
+      let response: HopResponse;
+      try {
+        response = await this.#hop(current, policy, start, deadline);
+        const location = firstHeader(response.headers.location);
+        if (!REDIRECT_STATUSES.has(response.status) || !location) {
+          return await this.#finish(start, current.url, redirects, response, deadline, policy);
+        }
+        discardBody(response.body);
+      } finally {
+        release();
       }
-      discardBody(response.body);
+      const location = firstHeader(response.headers.location) as string;
       const next = resolveRedirect(location, current.url);
       if (!redirectAllowed(policy.redirects, start, next.url)) {
         throw new WebFetchError(
@@ -131,6 +208,68 @@ export class Fetcher {
     }
   }
 
+  /**
+   * One request of a rendered page, one hop: the domain lists and the address guard as for any
+   * page (robots.txt is for crawlers' page fetches, not a page's own subresources), the body
+   * decoded and capped at `maxBytes`. Redirects come back as they are, so the browser asks
+   * again and that hop is checked again.
+   */
+  async resource(
+    req: ResourceRequest,
+    deadline: Deadline,
+    maxBytes: number,
+  ): Promise<ResourceResponse> {
+    const target = parseTargetUrl(req.url);
+    this.checkTarget(target);
+    await deadline.race(this.#guard.resolve(target.hostname, target.port));
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      const lower = name.toLowerCase();
+      if (!BROWSER_OWN_HEADERS.has(lower)) headers[lower] = value;
+    }
+    headers["accept-encoding"] = ACCEPT_ENCODING;
+    headers["user-agent"] = this.#options.userAgent;
+    const release = await this.#slot(target.url.origin, deadline);
+    try {
+      return await this.#resourceHop(target.url, req, headers, deadline, maxBytes);
+    } finally {
+      release();
+    }
+  }
+
+  async #resourceHop(
+    url: URL,
+    req: ResourceRequest,
+    headers: Record<string, string>,
+    deadline: Deadline,
+    maxBytes: number,
+  ): Promise<ResourceResponse> {
+    let response: HopResponse;
+    try {
+      const res = await request(url, {
+        method: req.method as "GET",
+        dispatcher: this.#agent,
+        headers,
+        ...(req.body && req.method !== "GET" && req.method !== "HEAD"
+          ? { body: Readable.from([req.body]) }
+          : {}),
+        signal: deadline.signal,
+        headersTimeout: Math.max(1, deadline.remaining()),
+        bodyTimeout: Math.max(1, deadline.remaining()),
+      });
+      response = { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      throw mapRequestError(error, deadline);
+    }
+    const body = await this.#read(response, maxBytes, deadline, "throw");
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined || DECODED_DROP.has(name)) continue;
+      out[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
+    }
+    return { status: response.status, headers: out, body };
+  }
+
   /** One hop: policy, robots.txt, GET. */
   async #hop(
     target: ParsedTarget,
@@ -144,6 +283,9 @@ export class Fetcher {
     await deadline.race(this.#guard.resolve(target.hostname, target.port));
     if (policy.robots === "respect") await this.#robots.check(target.url, deadline);
     const headers = this.#headers(policy.headers, target.url.origin !== start.origin);
+    const { etag, lastModified } = policy.validators ?? {};
+    if (etag) headers["if-none-match"] = etag;
+    if (lastModified) headers["if-modified-since"] = lastModified;
     return getOnce(target.url, {
       dispatcher: this.#agent,
       headers,
@@ -175,7 +317,19 @@ export class Fetcher {
     redirects: Redirect[],
     response: HopResponse,
     deadline: Deadline,
+    policy: HopPolicy,
   ): Promise<RawResponse> {
+    if (response.status === 304 && policy.validators) {
+      discardBody(response.body);
+      return {
+        url: start.href,
+        finalUrl: finalUrl.href,
+        redirects,
+        status: 304,
+        headers: response.headers,
+        body: Buffer.alloc(0),
+      };
+    }
     if (response.status < 200 || response.status >= 300) {
       discardBody(response.body);
       throw new WebFetchError("HTTP_ERROR", httpErrorMessage(response.status), {

@@ -254,6 +254,7 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   TOO_LARGE: () => "ページが大きすぎます",
   UNSUPPORTED_CONTENT_TYPE: () => "対応していないコンテンツの種類です",
   PARSE_ERROR: () => "ページの内容を読み取れませんでした",
+  RENDER_FAILED: (e) => `ページをブラウザで表示できませんでした: ${e.message}`,
   INVALID_INPUT: (e) => `入力が正しくありません: ${e.message}`,
   AUTH_ERROR: () => "認証に失敗しました",
   RATE_LIMITED: () => "リクエストが多すぎます。しばらくしてから再度お試しください",

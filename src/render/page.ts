@@ -1,0 +1,168 @@
+/**
+ * Renders one page in Chromium and returns its DOM once its scripts have settled. The page's
+ * first document is the response webfetch already fetched (robots.txt, redirects and the guard
+ * were checked for it); every other request the page makes (scripts, XHR, fetch, frames, a
+ * navigation of its own) is answered by `fetch`, which goes through the address guard, the
+ * domain lists, the deadline and the byte budget. Refused requests are counted.
+ */
+import type { BrowserContext, Page, Route } from "playwright-core";
+import { isWebFetchError, WebFetchError } from "../errors.js";
+import type { Deadline } from "../fetch/deadline.js";
+import type { ResourceRequest, ResourceResponse } from "../fetch/fetcher.js";
+import type { BrowserPool } from "./browser.js";
+
+/** Resource types a text extraction never needs: not fetched at all. */
+const SKIPPED_TYPES = new Set(["image", "media", "font", "stylesheet", "manifest", "texttrack"]);
+/** Codes of a request the policy refused (as opposed to one that failed). */
+const REFUSED_CODES = new Set(["BLOCKED_ADDRESS", "BLOCKED_DOMAIN", "INVALID_URL"]);
+/** Longest wait for the page's network to go quiet after its document loaded. */
+const SETTLE_MS = 10_000;
+/** Time kept back from the deadline to read the DOM and convert it. */
+const RESERVE_MS = 1_000;
+
+export interface RenderRequest {
+  /** The URL the document was fetched from (after redirects). */
+  url: string;
+  /** The document as fetched. */
+  body: Buffer;
+  /** Its Content-Type header. */
+  contentType: string;
+  deadline: Deadline;
+  /** Bytes the page's own requests may bring in, all together, and the rendered DOM's bound. */
+  maxBytes: number;
+  /** Answers one request of the page (guarded, capped, one hop). */
+  fetch: (req: ResourceRequest, deadline: Deadline, maxBytes: number) => Promise<ResourceResponse>;
+}
+
+export interface Rendered {
+  /** The rendered DOM, serialized. */
+  html: string;
+  /** Where the page ended (a script may navigate). */
+  finalUrl: string;
+  /** Requests of the page the policy refused (private addresses, blocked domains). */
+  blockedRequests: number;
+  /** Requests of the page answered from the network. */
+  requests: number;
+}
+
+/** Renders `req.url` in a fresh browser context of `pool`'s browser. */
+export async function renderPage(pool: BrowserPool, req: RenderRequest): Promise<Rendered> {
+  const { deadline } = req;
+  const browser = await deadline.race(pool.browser());
+  const context = await deadline.race(
+    browser.newContext({
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      javaScriptEnabled: true,
+    }),
+  );
+  const state = { blocked: 0, requests: 0, bytes: 0, documentServed: false };
+  try {
+    return await deadline.race(run(context, req, state));
+  } finally {
+    // Closing the context ends its page and every request still pending inside it.
+    void context.close().catch(() => {});
+  }
+}
+
+interface RenderState {
+  blocked: number;
+  requests: number;
+  bytes: number;
+  documentServed: boolean;
+}
+
+async function run(context: BrowserContext, req: RenderRequest, state: RenderState) {
+  const { deadline } = req;
+  // WebSockets have their own route; a rendered page has no use for one.
+  await context.routeWebSocket(/.*/, (ws) => ws.close());
+  await context.route("**/*", (route) => answer(route, req, state));
+  const page = await context.newPage();
+  context.on("page", (other) => {
+    if (other !== page) void other.close().catch(() => {});
+  });
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
+  await page.goto(req.url, {
+    waitUntil: "domcontentloaded",
+    timeout: Math.max(1, deadline.remaining() - RESERVE_MS),
+  });
+  await settle(page, deadline);
+  const html = await page.content();
+  if (Buffer.byteLength(html) > req.maxBytes) {
+    throw new WebFetchError("TOO_LARGE", "The rendered page exceeds the size cap", {
+      retryable: false,
+    });
+  }
+  return {
+    html,
+    finalUrl: page.url(),
+    blockedRequests: state.blocked,
+    requests: state.requests,
+  } satisfies Rendered;
+}
+
+/** Waits until the page's network is quiet, or the settle time or the deadline runs out. */
+async function settle(page: Page, deadline: Deadline): Promise<void> {
+  const budget = Math.min(SETTLE_MS, deadline.remaining() - RESERVE_MS);
+  if (budget <= 0) return;
+  await page.waitForLoadState("networkidle", { timeout: budget }).catch(() => {});
+}
+
+/** Answers one request of the page: the fetched document, our client, or a refusal. */
+async function answer(route: Route, req: RenderRequest, state: RenderState): Promise<void> {
+  const request = route.request();
+  const url = request.url();
+  try {
+    if (!state.documentServed && request.isNavigationRequest() && sameUrl(url, req.url)) {
+      state.documentServed = true;
+      await route.fulfill({
+        status: 200,
+        headers: { "content-type": req.contentType },
+        body: req.body,
+      });
+      return;
+    }
+    if (SKIPPED_TYPES.has(request.resourceType()) || !/^https?:/i.test(url)) {
+      await route.abort("aborted");
+      return;
+    }
+    const budget = req.maxBytes - state.bytes;
+    if (budget <= 0) {
+      await route.abort("failed");
+      return;
+    }
+    const response = await req.fetch(
+      {
+        url,
+        method: request.method(),
+        headers: await request.allHeaders(),
+        body: request.postDataBuffer() ?? undefined,
+      },
+      req.deadline,
+      budget,
+    );
+    state.requests++;
+    state.bytes += response.body.length;
+    await route.fulfill({
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+    });
+  } catch (error) {
+    if (isWebFetchError(error) && REFUSED_CODES.has(error.code)) state.blocked++;
+    await route.abort(refusal(error)).catch(() => {});
+  }
+}
+
+/** The network error Chromium reports for a request we did not answer. */
+function refusal(error: unknown): string {
+  if (!isWebFetchError(error)) return "failed";
+  if (REFUSED_CODES.has(error.code)) return "blockedbyclient";
+  if (error.code === "TIMEOUT") return "timedout";
+  return "failed";
+}
+
+/** The same resource, ignoring the fragment. */
+function sameUrl(a: string, b: string): boolean {
+  return a.split("#", 1)[0] === b.split("#", 1)[0];
+}
