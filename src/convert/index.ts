@@ -9,6 +9,7 @@ import type { ExtractMode, OutputFormat } from "../options.js";
 import { convertFeed } from "./feed.js";
 import { type ConvertedDocument, convertHtml } from "./html.js";
 import { convertJson } from "./json.js";
+import { convertPdf } from "./pdf.js";
 import { convertText } from "./text.js";
 
 export interface ConvertOptions {
@@ -22,19 +23,31 @@ export interface ConvertedBody extends ConvertedDocument {
   contentType: string;
   /** The charset it was decoded with (text content only). */
   charset?: string;
+  /** Page count (PDF only). */
+  pages?: number;
 }
 
-/** Converts a response body. Throws UNSUPPORTED_CONTENT_TYPE for binary content. */
-export function convertBody(
+/**
+ * Converts a response body. Throws UNSUPPORTED_CONTENT_TYPE for binary content, PARSE_ERROR for
+ * a PDF that cannot be read. Async because PDF reading is; everything else converts at once.
+ *
+ * @example
+ * const doc = await convertBody(bytes, "text/html", { url, format: "markdown", extract: "main" });
+ */
+export async function convertBody(
   body: Uint8Array,
   headerType: string | undefined,
   options: ConvertOptions,
-): ConvertedBody {
+): Promise<ConvertedBody> {
   const { kind, mimeType } = sniffContent(body, headerType, options.url);
-  if (kind === "binary" || kind === "pdf") {
+  if (kind === "binary") {
     throw new WebFetchError("UNSUPPORTED_CONTENT_TYPE", `Unsupported content type: ${mimeType}`, {
       retryable: false,
     });
+  }
+  if (kind === "pdf") {
+    // One type for every PDF label (application/x-pdf, octet-stream); a PDF has no charset.
+    return { contentType: "application/pdf", ...(await convertPdf(body, options)) };
   }
   const decodeKind =
     kind === "html"

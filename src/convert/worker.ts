@@ -5,7 +5,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { isWebFetchError } from "../errors.js";
-import { type ConvertOptions, convertBody } from "./index.js";
+import { type ConvertedBody, type ConvertOptions, convertBody } from "./index.js";
 
 /** A job from the pool. */
 export interface ConvertJob {
@@ -17,13 +17,14 @@ export interface ConvertJob {
 
 /** The answer to a job: the converted body, or the error it raised. */
 export type ConvertReply =
-  | { id: number; ok: true; value: ReturnType<typeof convertBody> }
+  | { id: number; ok: true; value: ConvertedBody }
   | { id: number; ok: false; code?: string; message: string; retryable?: boolean };
 
-parentPort?.on("message", (job: ConvertJob) => {
+parentPort?.on("message", async (job: ConvertJob) => {
   let reply: ConvertReply;
   try {
-    reply = { id: job.id, ok: true, value: convertBody(job.body, job.headerType, job.options) };
+    const value = await convertBody(job.body, job.headerType, job.options);
+    reply = { id: job.id, ok: true, value };
   } catch (error) {
     reply = isWebFetchError(error)
       ? {
