@@ -5,7 +5,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { Agent, buildConnector } from "undici";
-import { MemoryStore } from "./cache/memory.js";
+import { openCache } from "./cache/open.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
 import { type ContextPage, type ContextResult, packContext } from "./context/build.js";
 import type { ConvertedBody, ConvertOptions } from "./convert/index.js";
@@ -128,11 +128,30 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const resolved = resolveOptions(options);
   const instance = options;
   const logger: Logger = options.logger ?? createLogger();
+  /** The built-in store the options name, unless the caller gave one (or none). */
+  const opened =
+    options.cache === undefined
+      ? openCache({
+          store: resolved.cacheStore,
+          maxBytes: resolved.cacheMaxBytes,
+          ...(resolved.cachePath ? { path: resolved.cachePath } : {}),
+          url: resolved.cacheUrl,
+          originLimit: resolved.maxConnectionsPerOrigin,
+          onLimiterError: throttled(60_000, (error) =>
+            logger.warn(
+              { error: (error as Error).message },
+              "politeness: the shared per-origin limit is unavailable; counting in this process",
+            ),
+          ),
+        })
+      : undefined;
   const cache: CacheStore | undefined =
-    options.cache === false
-      ? undefined
-      : (options.cache ?? new MemoryStore({ maxBytes: resolved.cacheMaxBytes }));
-  const fetcher = new Fetcher(resolved, { lookup: options.lookup, connect: options.connect });
+    options.cache === false ? undefined : (options.cache ?? opened?.store);
+  const fetcher = new Fetcher(resolved, {
+    lookup: options.lookup,
+    connect: options.connect,
+    limiter: opened?.limiter,
+  });
   const limit = new Semaphore(resolved.maxConcurrency);
   const converter = new ConvertPool();
   /** The browser for `render`, launched on the first page that needs it. */
@@ -806,7 +825,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       await providerAgent?.close();
       await converter.close();
       await browsers?.close();
-      await cache?.close?.();
+      if (opened) await opened.close();
+      else await cache?.close?.();
     },
   };
 }
@@ -916,6 +936,20 @@ async function readCache(
     logger.warn({ error: (error as Error).message }, "cache: could not read; fetching instead");
     return undefined;
   }
+}
+
+/** `fn`, called at most once per `ms`: for warnings that would otherwise repeat per request. */
+function throttled<A extends unknown[]>(
+  ms: number,
+  fn: (...args: A) => void,
+): (...args: A) => void {
+  let last = -Infinity;
+  return (...args) => {
+    const now = Date.now();
+    if (now - last < ms) return;
+    last = now;
+    fn(...args);
+  };
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {

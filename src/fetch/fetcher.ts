@@ -111,10 +111,13 @@ export class Fetcher {
   readonly #agent: Agent;
   readonly #robots: RobotsPolicy;
   readonly #limiter: OriginLimiter;
+  /** Whether the limiter is this fetcher's own (an injected one is closed by its owner). */
+  readonly #ownsLimiter: boolean;
 
   constructor(options: ResolvedOptions, deps: FetcherDeps = {}) {
     this.#options = options;
     this.#limiter = deps.limiter ?? new LocalOriginLimiter(options.maxConnectionsPerOrigin);
+    this.#ownsLimiter = deps.limiter === undefined;
     this.#guard = new AddressGuard({
       allowPrivateNetwork: options.allowPrivateNetwork,
       allowAddresses: options.allowAddresses,
@@ -134,7 +137,7 @@ export class Fetcher {
   /** Closes pooled connections. */
   async close(): Promise<void> {
     await this.#agent.close();
-    await this.#limiter.close?.();
+    if (this.#ownsLimiter) await this.#limiter.close?.();
   }
 
   /** A politeness slot for `origin`, within the deadline. */

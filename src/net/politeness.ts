@@ -68,3 +68,35 @@ export class LocalOriginLimiter implements OriginLimiter {
     next?.();
   }
 }
+
+/**
+ * A shared limiter that falls back to a local one while the shared one fails (a Redis server
+ * down): politeness then holds per process until the shared count is back, and a fetch never
+ * fails for want of a counter.
+ */
+export class FallbackOriginLimiter implements OriginLimiter {
+  readonly #shared: OriginLimiter;
+  readonly #local: OriginLimiter;
+  readonly #onError: (error: unknown) => void;
+
+  constructor(shared: OriginLimiter, local: OriginLimiter, onError: (error: unknown) => void) {
+    this.#shared = shared;
+    this.#local = local;
+    this.#onError = onError;
+  }
+
+  async acquire(origin: string, signal: AbortSignal): Promise<Release> {
+    try {
+      return await this.#shared.acquire(origin, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.#onError(error);
+      return this.#local.acquire(origin, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#shared.close?.();
+    await this.#local.close?.();
+  }
+}

@@ -1,13 +1,19 @@
 /**
- * HTTP revalidation of stale cache entries: a page stored with an ETag or Last-Modified is kept
- * past its freshness, asked for again with If-None-Match / If-Modified-Since, and a 304
- * refreshes it without a new download; a changed page replaces it.
+ * HTTP revalidation of stale cache entries, on every store (memory, a real SQLite file, a real
+ * redis-server): a page stored with an ETag or Last-Modified is kept past its freshness, asked
+ * for again with If-None-Match / If-Modified-Since, and a 304 refreshes it without a new
+ * download; a changed page replaces it. Then the same through two instances sharing one store.
  */
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CacheStoreKind } from "../../src/options.js";
 import { articleHtml } from "../helpers/fixture-server.js";
+import { type RedisServer, startRedis } from "../helpers/redis.js";
 import { type TestWeb, testWeb } from "../helpers/web.js";
 
 interface Seen {
@@ -18,7 +24,19 @@ interface Seen {
 
 const LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT";
 
-describe("revalidation", () => {
+let redis: RedisServer;
+const dir = mkdtempSync(join(tmpdir(), "webfetch-revalidate-"));
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  await redis.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each<CacheStoreKind>(["memory", "sqlite", "redis"])("revalidation, %s store", (store) => {
   let server: Server;
   let port: number;
   const seen: Seen[] = [];
@@ -50,7 +68,7 @@ describe("revalidation", () => {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     port = (server.address() as AddressInfo).port;
-    t = testWeb(undefined, { allowAddresses: [`127.0.0.1:${port}`] });
+    t = testWeb(undefined, { allowAddresses: [`127.0.0.1:${port}`], ...storeOptions(store) });
   });
 
   afterAll(async () => {
@@ -114,5 +132,64 @@ describe("revalidation", () => {
   it("cache: false skips the cached copy and its validators", async () => {
     await t.web.fetch(url("/etag"), { cache: false });
     expect(pageRequests("/etag").at(-1)?.headers["if-none-match"]).toBeUndefined();
+  });
+});
+
+/** Instance options for one store kind: a fresh SQLite file, or a fresh key prefix on Redis. */
+function storeOptions(store: CacheStoreKind, name: string = store) {
+  if (store === "sqlite") return { cacheStore: store, cachePath: join(dir, `${name}.sqlite`) };
+  if (store === "redis") {
+    // A database of its own per test, so runs never see each other's pages.
+    return { cacheStore: store, cacheUrl: `${redis.url}/${name === "redis" ? 1 : 2}` };
+  }
+  return { cacheStore: store };
+}
+
+describe.each<CacheStoreKind>(["sqlite", "redis"])("two instances sharing a %s store", (store) => {
+  it("the second instance is served what the first fetched, and revalidates it", async () => {
+    let requests = 0;
+    let conditional = 0;
+    const server = createServer((req, res) => {
+      if (req.url === "/robots.txt") {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      requests++;
+      if (req.headers["if-none-match"] === '"same"') {
+        conditional++;
+        res.writeHead(304, { etag: '"same"' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/html", etag: '"same"' });
+      res.end(articleHtml("Shared page", 5));
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const port = (server.address() as AddressInfo).port;
+    const options = { allowAddresses: [`127.0.0.1:${port}`], ...storeOptions(store, "shared") };
+    const first = testWeb(undefined, options);
+    const second = testWeb(undefined, options);
+    try {
+      const url = `http://shared.test:${port}/page`;
+      const fetched = await first.web.fetch(url);
+      expect(fetched.cached).toBe(false);
+      const hit = await second.web.fetch(url);
+      expect(hit.cached).toBe(true);
+      expect(hit.content).toBe(fetched.content);
+      expect(requests).toBe(1);
+      const revalidated = await second.web.fetch(url, { maxAge: 0 });
+      expect(revalidated.cached).toBe(true);
+      expect(conditional).toBe(1);
+      // The refresh is shared too: the first instance sees a fresh entry again.
+      expect((await first.web.fetch(url)).cached).toBe(true);
+      expect(requests).toBe(2);
+    } finally {
+      await first.web.close();
+      await second.web.close();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
