@@ -2,8 +2,10 @@
  * Cache-hit latency of each store (issue 9): memory, SQLite in a temporary file, and Redis
  * against a redis-server this script starts on 127.0.0.1. Each store gets realistic entries
  * (20–60 KB of text each), then serves random hits; the table shows get latency (median, p99)
- * and set latency (median), including the codec's checksum and validation.
- * Run: node --import tsx bench/cache-hit.ts
+ * and set latency (median), including the codec's checksum and validation. A second table
+ * measures a whole `web.fetch()` answered from each store (key, lookup, shaping of a 40 KB
+ * page from the local fixture server), which is what an agent waits for.
+ * Run: npm run bench:cache
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +14,10 @@ import { MemoryStore } from "../src/cache/memory.js";
 import { RedisStore } from "../src/cache/redis.js";
 import { SqliteStore } from "../src/cache/sqlite.js";
 import type { CacheEntry, CacheStore } from "../src/cache/store.js";
+import { silentLogger } from "../src/log.js";
+import type { CacheStoreKind } from "../src/options.js";
+import { createWebFetch } from "../src/webfetch.js";
+import { startFixtureServer, testLookup } from "../test/helpers/fixture-server.js";
 import { startRedis } from "../test/helpers/redis.js";
 
 /** Entries stored per store. */
@@ -108,9 +114,44 @@ async function measure(name: string, store: CacheStore): Promise<Row> {
   };
 }
 
+/** Pipeline hits measured per store. */
+const FETCHES = 2_000;
+
+/** `web.fetch()` of one cached page, again and again: median and p99 of the whole call, ms. */
+async function measureFetch(
+  store: CacheStoreKind,
+  extra: { cachePath?: string; cacheUrl?: string },
+  url: string,
+  port: number,
+): Promise<{ store: string; median: number; p99: number }> {
+  const web = createWebFetch({
+    lookup: testLookup(),
+    allowAddresses: [`127.0.0.1:${port}`],
+    logger: silentLogger,
+    cacheStore: store,
+    ...extra,
+  });
+  try {
+    const first = await web.fetch(url);
+    if (first.cached) throw new Error(`${store}: the first fetch was a hit`);
+    const times: number[] = [];
+    for (let i = 0; i < FETCHES + 100; i++) {
+      const started = performance.now();
+      const hit = await web.fetch(url);
+      if (i >= 100) times.push(performance.now() - started);
+      if (!hit.cached) throw new Error(`${store}: fetch ${i} missed the cache`);
+    }
+    return { store, median: percentile(times, 50), p99: percentile(times, 99) };
+  } finally {
+    await web.close();
+  }
+}
+
 const dir = await mkdtemp(join(tmpdir(), "webfetch-bench-cache-"));
 const redis = await startRedis();
+const fixtures = await startFixtureServer();
 const rows: Row[] = [];
+const fetchRows: { store: string; median: number; p99: number }[] = [];
 try {
   rows.push(await measure("memory", new MemoryStore({ maxBytes: MAX_BYTES })));
   rows.push(
@@ -120,7 +161,14 @@ try {
     ),
   );
   rows.push(await measure("redis", new RedisStore({ url: redis.url, maxBytes: MAX_BYTES })));
+  const url = fixtures.url("/big?kb=40");
+  fetchRows.push(await measureFetch("memory", {}, url, fixtures.port));
+  fetchRows.push(
+    await measureFetch("sqlite", { cachePath: join(dir, "fetch.sqlite") }, url, fixtures.port),
+  );
+  fetchRows.push(await measureFetch("redis", { cacheUrl: `${redis.url}/1` }, url, fixtures.port));
 } finally {
+  await fixtures.close();
   await redis.stop();
   await rm(dir, { recursive: true, force: true });
 }
@@ -135,4 +183,11 @@ for (const r of rows) {
   console.log(
     `${r.store.padEnd(7)} | ${us(r.getMedian).padStart(10)} | ${us(r.getP99).padStart(9)} | ${us(r.setMedian).padStart(10)}`,
   );
+}
+
+console.log(`\nweb.fetch() answered from the cache: a 40 KB page, ${FETCHES} calls\n`);
+console.log("store   | median    | p99");
+console.log("--------|-----------|----------");
+for (const r of fetchRows) {
+  console.log(`${r.store.padEnd(7)} | ${us(r.median).padStart(9)} | ${us(r.p99).padStart(9)}`);
 }
