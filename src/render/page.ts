@@ -17,6 +17,10 @@ const SKIPPED_TYPES = new Set(["image", "media", "font", "stylesheet", "manifest
 const REFUSED_CODES = new Set(["BLOCKED_ADDRESS", "BLOCKED_DOMAIN", "INVALID_URL"]);
 /** Longest wait for the page's network to go quiet after its document loaded. */
 const SETTLE_MS = 10_000;
+/** A page whose text has not changed for this long has settled, network or not. */
+const STABLE_MS = 1_500;
+/** How often the text is looked at while settling. */
+const STABLE_POLL_MS = 250;
 /** Time kept back from the deadline to read the DOM and convert it. */
 const RESERVE_MS = 1_000;
 
@@ -101,11 +105,34 @@ async function run(context: BrowserContext, req: RenderRequest, state: RenderSta
   } satisfies Rendered;
 }
 
-/** Waits until the page's network is quiet, or the settle time or the deadline runs out. */
+/**
+ * Waits until the page has settled: its network quiet, or its text unchanged for a while (a
+ * page that polls or streams never goes quiet), or the settle time or the deadline runs out.
+ */
 async function settle(page: Page, deadline: Deadline): Promise<void> {
   const budget = Math.min(SETTLE_MS, deadline.remaining() - RESERVE_MS);
   if (budget <= 0) return;
-  await page.waitForLoadState("networkidle", { timeout: budget }).catch(() => {});
+  let done = false;
+  const quiet = page.waitForLoadState("networkidle", { timeout: budget }).catch(() => {});
+  const stable = (async () => {
+    const ends = Date.now() + budget;
+    let last = -1;
+    let since = Date.now();
+    while (!done && Date.now() < ends) {
+      await new Promise((resolve) => setTimeout(resolve, STABLE_POLL_MS));
+      const length = await page
+        .evaluate<number>("document.body ? document.body.innerText.length : 0")
+        .catch(() => -1);
+      if (length !== last) {
+        last = length;
+        since = Date.now();
+      } else if (length > 0 && Date.now() - since >= STABLE_MS) {
+        return;
+      }
+    }
+  })();
+  await Promise.race([quiet, stable]);
+  done = true;
 }
 
 /** Answers one request of the page: the fetched document, our client, or a refusal. */

@@ -8,6 +8,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserPool, DEFAULT_BROWSER_PATH } from "../../src/render/browser.js";
 import { looksLikeAppShell } from "../../src/render/shell.js";
 import { articleHtml } from "../helpers/fixture-server.js";
 import { failure, type TestWeb, testWeb } from "../helpers/web.js";
@@ -41,6 +42,27 @@ const APP_JS = `
 })();
 `;
 
+/** Builds the article at once, then keeps a request open forever (a long poll). */
+const POLL_JS = `
+const root = document.getElementById("root");
+root.innerHTML = "<article><h1>Live page</h1>" +
+  Array.from({ length: 6 }, (_, i) => "<p>Live paragraph " + (i + 1) + " is here before the long poll, with enough words to be content.</p>").join("") +
+  "</article>";
+fetch("/hang").catch(() => {});
+`;
+
+/** Asks for a body over the byte cap first; builds the article whatever happened to it. */
+const BIG_JS = `
+(async () => {
+  await fetch("/huge").then((r) => r.text()).catch(() => "too large");
+  document.getElementById("root").innerHTML = "<article><h1>After the big request</h1>" +
+    Array.from({ length: 6 }, (_, i) => "<p>Capped paragraph " + (i + 1) + " arrives although the big body was refused by the cap.</p>").join("") +
+    "</article>";
+})();
+`;
+
+const shellWith = (script: string) => SPA.replace("/app.js", script);
+
 const ARTICLE = {
   title: "Rendered by script",
   paragraphs: Array.from(
@@ -70,6 +92,12 @@ async function startSpaServer(): Promise<SpaServer> {
     if (path === "/spa") return send("text/html; charset=utf-8", SPA);
     if (path === "/app.js") return send("text/javascript", APP_JS);
     if (path === "/api/article.json") return send("application/json", JSON.stringify(ARTICLE));
+    if (path === "/poll") return send("text/html; charset=utf-8", shellWith("/poll.js"));
+    if (path === "/poll.js") return send("text/javascript", POLL_JS);
+    if (path === "/hang") return; // never answered
+    if (path === "/big") return send("text/html; charset=utf-8", shellWith("/big.js"));
+    if (path === "/big.js") return send("text/javascript", BIG_JS);
+    if (path === "/huge") return send("text/plain", "x".repeat(3 * 1024 * 1024));
     if (path === "/static") return send("text/html; charset=utf-8", articleHtml("Static page", 6));
     res.writeHead(404, { "content-type": "text/plain" });
     res.end("not found");
@@ -147,6 +175,28 @@ describe("render", () => {
     expect(again.content).toContain("Paragraph 1 exists only after the script ran.");
   }, 30_000);
 
+  it("a page that never goes quiet is read once its text settles, inside the deadline", async () => {
+    const page = await t.web.fetch(server.url("/poll"), { timeout: 8_000 });
+    expect(page.rendered).toBe(true);
+    expect(page.content).toContain("Live paragraph 6 is here");
+  }, 30_000);
+
+  it("the page's requests share the byte cap: a body over it is refused, the page still renders", async () => {
+    const capped = testWeb(undefined, {
+      allowAddresses: [`127.0.0.1:${server.port}`],
+      maxBytes: 1024 * 1024,
+    });
+    try {
+      const page = await capped.web.fetch(server.url("/big"));
+      expect(page.rendered).toBe(true);
+      expect(page.blockedRequests).toBe(0);
+      expect(page.content).toContain("Capped paragraph 6 arrives");
+      expect(server.hits.get("/huge")).toBe(1);
+    } finally {
+      await capped.web.close();
+    }
+  }, 30_000);
+
   it("without Chromium: auto falls back to the static result, always says how to install it", async () => {
     const page = await noBrowser.web.fetch(server.url("/spa"));
     expect(page.rendered).toBeUndefined();
@@ -154,6 +204,19 @@ describe("render", () => {
     expect(error.code).toBe("RENDER_FAILED");
     expect(error.message).toContain("apt-get install chromium");
   });
+});
+
+describe("BrowserPool", () => {
+  it("launches one browser, reuses it, and closes it", async () => {
+    const pool = new BrowserPool({ executablePath: DEFAULT_BROWSER_PATH });
+    const first = await pool.browser();
+    const second = await pool.browser();
+    expect(second).toBe(first);
+    expect(first.isConnected()).toBe(true);
+    await pool.close();
+    expect(first.isConnected()).toBe(false);
+    await expect(pool.browser()).rejects.toMatchObject({ code: "RENDER_FAILED" });
+  }, 30_000);
 });
 
 describe("looksLikeAppShell", () => {
