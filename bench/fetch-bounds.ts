@@ -44,6 +44,7 @@ function openSockets(): number {
 const server = await startFixtureServer();
 bombBytes("gzip");
 bombBytes("br");
+bombBytes("br24");
 const base = {
   lookup: testLookup(),
   allowAddresses: [`127.0.0.1:${server.port}`],
@@ -84,7 +85,7 @@ const rows: string[][] = [];
 // 2. Bombs, each in a fresh process so RSS is its own (bomb-child.ts says how it is measured).
 {
   const child = fileURLToPath(new URL("./bomb-child.ts", import.meta.url));
-  for (const route of ["/gzip-bomb", "/br-bomb"]) {
+  for (const route of ["/gzip-bomb", "/br-bomb", "/br24-bomb"]) {
     const runs: BombRun[] = [];
     for (let i = 0; i < BOMB_RUNS; i++) {
       const { stdout } = await promisify(execFile)(

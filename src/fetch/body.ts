@@ -103,9 +103,12 @@ export async function readBody(
       },
     );
   }
-  // Only "deflate" needs to see its first byte to tell zlib-wrapped from raw streams; an inner
-  // deflate stage is told apart by the first byte its outer stage produces.
-  const first = encodings.at(-1) === "deflate" ? await peekFirstByte(body) : undefined;
+  // "deflate" needs to see its first byte to tell zlib-wrapped from raw streams (an inner
+  // deflate stage is told apart by the first byte its outer stage produces); "br" tells its
+  // window size there.
+  const outer = encodings.at(-1);
+  const first = outer === "deflate" || outer === "br" ? await peekFirstByte(body) : undefined;
+  const budget = outer === "br" && overflow === "throw" ? brotliBudget(first, maxBytes) : maxBytes;
   // Decoders are applied in reverse order of the codings (the last applied is undone first).
   const decoders: Transform[] = [];
   for (const token of [...encodings].reverse()) {
@@ -127,8 +130,9 @@ export async function readBody(
   }
   try {
     for await (const chunk of asDecoded(source as AsyncIterable<Buffer>)) {
-      if (total + chunk.length > maxBytes) {
-        if (overflow === "throw") throw tooLarge(maxBytes);
+      if (total + chunk.length > budget) {
+        if (overflow === "throw")
+          throw budget < maxBytes ? brotliTooLarge(budget, maxBytes) : tooLarge(maxBytes);
         chunks.push(chunk.subarray(0, maxBytes - total));
         total = maxBytes;
         break;
@@ -147,6 +151,42 @@ export async function readBody(
     }
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/** Memory the decoder itself may hold, beyond its window, and the least budget ever left. */
+const DECODER_SLACK = 1024 * 1024;
+const MIN_BROTLI_BUDGET = 1024 * 1024;
+
+/**
+ * The decoded bytes a brotli stream may bring. Brotli's decoder keeps a ring buffer as large as
+ * the stream's window (up to 16 MiB, announced in its first byte, RFC 7932 §9.1) when the
+ * stream declares long blocks, as a bomb does; that buffer counts against the memory a body may
+ * cost (twice the cap), so a window larger than the cap leaves less room for decoded bytes.
+ */
+export function brotliBudget(firstByte: number | undefined, maxBytes: number): number {
+  if (firstByte === undefined) return maxBytes;
+  // 2^WBITS − 16 bytes exactly; the round figure errs on the safe side.
+  const window = 2 ** brotliWindowBits(firstByte);
+  if (window <= maxBytes - DECODER_SLACK) return maxBytes;
+  return Math.min(maxBytes, Math.max(MIN_BROTLI_BUDGET, 2 * maxBytes - window - DECODER_SLACK));
+}
+
+/** WBITS of a brotli stream from its first byte (RFC 7932 §9.1); large windows count as 30. */
+function brotliWindowBits(byte: number): number {
+  if ((byte & 1) === 0) return 16;
+  const n = (byte >> 1) & 7;
+  if (n !== 0) return 17 + n;
+  const m = (byte >> 4) & 7;
+  if (m === 0) return 17;
+  return m === 1 ? 30 : 8 + m;
+}
+
+function brotliTooLarge(budget: number, maxBytes: number): WebFetchError {
+  return new WebFetchError(
+    "TOO_LARGE",
+    `Response exceeds ${formatBytes(budget)} (a brotli stream with a window larger than the ${formatBytes(maxBytes)} cap counts its window against it)`,
+    { retryable: false },
+  );
 }
 
 /** Errors of zlib itself (a corrupt body) become PARSE_ERROR, not a network failure. */

@@ -3,7 +3,9 @@
  * Bounds are asserted loosely here (the benchmark measures them); these tests check that each
  * case fails with the right code and does not hang.
  */
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { brotliBudget } from "../../src/fetch/body.js";
 import { bombBytes } from "../helpers/fixture-server.js";
 import { failure, fixtureSuite, testWeb } from "../helpers/web.js";
 
@@ -17,6 +19,26 @@ describe("size caps", () => {
     const e = await failure(suite.t.web.fetch(suite.server.url(route)));
     expect(e.code).toBe("TOO_LARGE");
     expect(e.message).toBe("Response exceeds 10 MiB");
+  });
+  it("a brotli bomb with the largest window counts its window against the cap", async () => {
+    const e = await failure(suite.t.web.fetch(suite.server.url("/br24-bomb")));
+    expect(e.code).toBe("TOO_LARGE");
+    // 2 × 10 MiB − the 16 MiB window − 1 MiB for the decoder: 3 MiB of decoded bytes.
+    expect(e.message).toContain("Response exceeds 3 MiB");
+    expect(e.message).toContain("window");
+  });
+  it("brotliBudget reads the window from the first byte (RFC 7932 §9.1)", () => {
+    const cap = 10 * 1024 * 1024;
+    const first = (lgwin: number) =>
+      zlib.brotliCompressSync(Buffer.alloc(1000, 97), {
+        params: { [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin },
+      })[0];
+    // Windows up to 8 MiB leave the 10 MiB cap as it is.
+    for (const lgwin of [10, 16, 17, 18, 22, 23]) expect(brotliBudget(first(lgwin), cap)).toBe(cap);
+    expect(brotliBudget(first(24), cap)).toBe(3 * 1024 * 1024);
+    // A small cap keeps at least 1 MiB; an unknown first byte keeps the cap.
+    expect(brotliBudget(first(24), 1024 * 1024)).toBe(1024 * 1024);
+    expect(brotliBudget(undefined, cap)).toBe(cap);
   });
   it("an endless body stops at the cap", async () => {
     const small = testWeb(suite.server, { maxBytes: 1024 * 1024 });

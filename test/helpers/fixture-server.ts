@@ -75,13 +75,20 @@ function memo(key: string, make: () => Buffer): Buffer {
   return value;
 }
 
-/** 64 MiB of zeros, compressed: a few dozen KiB on the wire. */
-export function bombBytes(kind: "gzip" | "br"): Buffer {
+/**
+ * 64 MiB of zeros, compressed: a few dozen KiB on the wire. `br24` uses brotli's largest
+ * window (16 MiB), so its decoder's own buffer is as large as it gets.
+ */
+export function bombBytes(kind: "gzip" | "br" | "br24"): Buffer {
   return memo(`bomb-${kind}`, () => {
     const zeros = Buffer.alloc(64 * 1024 * 1024);
-    return kind === "gzip"
-      ? zlib.gzipSync(zeros, { level: 9 })
-      : zlib.brotliCompressSync(zeros, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+    if (kind === "gzip") return zlib.gzipSync(zeros, { level: 9 });
+    return zlib.brotliCompressSync(zeros, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+        ...(kind === "br24" ? { [zlib.constants.BROTLI_PARAM_LGWIN]: 24 } : {}),
+      },
+    });
   });
 }
 
@@ -217,6 +224,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       send(res, 200, "text/html", bombBytes("gzip"), { "content-encoding": "gzip" }),
     "/br-bomb": (_req, res) =>
       send(res, 200, "text/html", bombBytes("br"), { "content-encoding": "br" }),
+    "/br24-bomb": (_req, res) =>
+      send(res, 200, "text/html", bombBytes("br24"), { "content-encoding": "br" }),
     "/declared-huge": (_req, res) => {
       res.writeHead(200, {
         "content-type": "text/html",
