@@ -106,6 +106,12 @@ const CHROME_ROLES = new Set([
 
 /** Cookie and consent banners (OneTrust, Didomi, Quantcast, …): substrings of class/id. */
 const CONSENT = /cookie|consent|gdpr|onetrust|didomi|qc-cmp|cmp-banner|privacy-banner/i;
+/**
+ * Names only consent managers use: their dialogs are long legal prose, read as content were the
+ * name not this certain (OneTrust's preference centre, Cookiebot, Usercentrics, TrustArc).
+ */
+const CONSENT_MANAGER =
+  /onetrust|didomi|qc-cmp|cookiebot|usercentrics|truste-|trustarc|cookie-?(?:banner|consent|notice|law|bar|modal)|consent-?(?:banner|manager|modal|dialog)|gdpr-?(?:banner|consent)|cmp-(?:banner|container|dialog)/i;
 
 /** Ad slots, as whole `-`/`_`-separated words so "header", "shadow" and "add" never match. */
 const ADS =
@@ -399,7 +405,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           kind === "comments" &&
           pageType === "forum" &&
           (chars >= total * FORUM_THREAD_SHARE ||
-            (tag !== "li" && SINGLE_COMMENT.test(attr(node, "class"))))
+            (tag !== "li" && SINGLE_COMMENT.test(`${attr(node, "class")} ${attr(node, "id")}`)))
         ) {
           return true;
         }
@@ -408,9 +414,22 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           doomed.push(node);
           return false;
         }
+        // A consent manager's dialog goes however much prose it holds, even more than the
+        // page's own text, as long as a post is left beside it.
+        if (
+          kind === "noise" &&
+          total - chars >= MIN_POST_CHARS &&
+          CONSENT_MANAGER.test(`${attr(node, "class")} ${attr(node, "id")}`)
+        ) {
+          doomed.push(node);
+          return false;
+        }
         // A class name is a weak sign: a block of prose is read as content whatever it is
         // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
-        const byName = !CHROME_TAGS.has(tag) && !CHROME_ROLES.has(attr(node, "role").toLowerCase());
+        // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
+        const byName =
+          ((tag === "form" && pageType === "forum") || !CHROME_TAGS.has(tag)) &&
+          !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         const prose = chars >= PROSE_CHARS && linkDensity(s) < PROSE_LINK_DENSITY;
         if (byName && prose && kind !== "comments") return true;
         // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
