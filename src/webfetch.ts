@@ -905,15 +905,29 @@ const REDACTED = "[redacted]";
 
 /**
  * The options an instance shows (`web.options`), which callers log and print: the endpoint's
- * token and the model's API key are replaced, so they never leave through them.
+ * token, the model's API key and the cache server's password are replaced, so they never leave
+ * through them.
  */
 function withoutSecrets(resolved: ResolvedOptions): Readonly<ResolvedOptions> {
   const { endpoint, llm } = resolved;
   return Object.freeze({
     ...resolved,
+    cacheUrl: withoutPassword(resolved.cacheUrl),
     ...(endpoint?.token ? { endpoint: { ...endpoint, token: REDACTED } } : {}),
     ...(llm?.apiKey ? { llm: { ...llm, apiKey: REDACTED } } : {}),
   });
+}
+
+/** A URL with its password (a Redis server's) replaced. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = REDACTED;
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }
 
 /** Whether a cached page's redirect chain is one this call's redirect policy would follow. */

@@ -227,3 +227,33 @@ describe("configuration: llm section", () => {
     void web.close();
   });
 });
+
+describe("render and cache store keys", () => {
+  it("map to the library options", () => {
+    const options = optionsFromConfig(
+      parseConfig({
+        fetch: { render: "always", browser_path: "/opt/chromium/chrome" },
+        cache: { store: "sqlite", path: "/tmp/wf.sqlite", url: "redis://127.0.0.1:6390" },
+      }),
+    );
+    expect(options).toMatchObject({
+      render: "always",
+      browserPath: "/opt/chromium/chrome",
+      cacheStore: "sqlite",
+      cachePath: "/tmp/wf.sqlite",
+      cacheUrl: "redis://127.0.0.1:6390",
+    });
+    expect(configError(() => parseConfig({ cache: { store: "disk" } }))).toContain("cache.store");
+  });
+
+  it("never shows the cache server's password", async () => {
+    const web = createWebFetch({
+      logger: silentLogger,
+      cacheStore: "redis",
+      cacheUrl: "redis://:s3cret-pass@127.0.0.1:6390/2",
+    });
+    expect(web.options.cacheUrl).toBe("redis://:%5Bredacted%5D@127.0.0.1:6390/2");
+    expect(JSON.stringify(web.options)).not.toContain("s3cret-pass");
+    await web.close();
+  });
+});
