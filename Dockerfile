@@ -4,6 +4,9 @@
 #   docker build -t webfetch .
 #   docker run -p 8787:8787 -e WEBFETCH_API_TOKEN=change-me webfetch
 #
+# `--build-arg WITH_CHROMIUM=1` adds Debian's Chromium for `render` (about 300 MB more); without
+# it, `render: auto` keeps the static result and `always` answers RENDER_FAILED.
+#
 # Build stage: all dependencies, compile TypeScript.
 FROM node:20-slim AS build
 WORKDIR /app
@@ -16,10 +19,19 @@ RUN npm run build
 
 # Runtime stage: production dependencies and the compiled code only, as the unprivileged user.
 FROM node:20-slim
+ARG WITH_CHROMIUM=0
+RUN if [ "$WITH_CHROMIUM" = "1" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Install scripts stay off but for better-sqlite3's (its native module, for cache.store sqlite;
+# optional: the memory and Redis stores work without it).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+    && (npm rebuild better-sqlite3 || echo "better-sqlite3 unavailable: cache.store sqlite disabled") \
+    && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8787
