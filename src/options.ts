@@ -449,8 +449,6 @@ export const LIMITS = {
   grepLineChars: 400,
   /** Characters of a `prompt` (and of a web_fetch_agent task). */
   promptMaxLength: 4_000,
-  /** Answers to prompts an instance remembers, by (URL, prompt, model). */
-  keptAnswers: 500,
   /** Pages rendered in the browser at once per instance; each is a Chromium tab. */
   maxRenders: 4,
   /**

@@ -3,7 +3,6 @@
  * request → policy → cache → transport → decode → convert → shape → result,
  * shares one guarded connection pool, one cache and one concurrency limit per instance.
  */
-import { LRUCache } from "lru-cache";
 import { Agent, buildConnector } from "undici";
 import { openCache } from "./cache/open.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
@@ -172,10 +171,6 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   let provider: SearchProvider | undefined;
   /** The model, made on first use (its SDK is loaded then, not at import). */
   let chat: Promise<ChatModel> | undefined;
-  /** Prompt answers by (URL, prompt, model): asking again costs no tokens. */
-  const answers = new LRUCache<string, { result: FetchResult; storedAt: number }>({
-    max: LIMITS.keptAnswers,
-  });
 
   function load(
     target: ParsedTarget,
@@ -567,7 +562,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   }
 
   /**
-   * `prompt` (SPEC §3.6): the model's answer from the page, cached by (URL, prompt, model);
+   * `prompt` (SPEC §3.6): the model's answer from the page, cached by (URL, prompt, model) in
+   * the cache store;
    * without a model, the passages most relevant to the prompt, and a note saying so.
    */
   async function promptPage(url: string, call: FetchOptions, prompt: string): Promise<FetchResult> {
@@ -583,12 +579,13 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     const started = performance.now();
     const format = rest.format ?? resolved.format;
     const extract = rest.extract ?? resolved.extract;
-    const key = `${model.id}|${format}|${extract}|${normalizeUrl(parseTargetUrl(url).url)}|${prompt}`;
+    const key = `answer|${model.id}|${format}|${extract}|${normalizeUrl(parseTargetUrl(url).url)}|${prompt}`;
     const maxAge = rest.cache === false ? 0 : (rest.maxAge ?? resolved.cacheTtl);
-    const hit = answers.get(key);
-    if (hit && Date.now() - hit.storedAt <= maxAge * 1000) {
+    const hit = cache && maxAge > 0 ? await readCache(cache, key, logger) : undefined;
+    const answered = hit?.page as (FetchResult & { prompt?: unknown }) | undefined;
+    if (hit && answered?.prompt === prompt && Date.now() - hit.storedAt <= maxAge * 1000) {
       const totalMs = Math.round((performance.now() - started) * 100) / 100;
-      return { ...hit.result, cached: true, timings: { totalMs } };
+      return { ...answered, cached: true, timings: { totalMs } };
     }
     return withPage(url, rest, async ({ page, kept }) => {
       const answer = await answerPrompt({
@@ -619,7 +616,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         inputTruncated: answer.inputTruncated,
         timings: { totalMs: Math.round((performance.now() - started) * 100) / 100 },
       };
-      answers.set(key, { result, storedAt: Date.now() });
+      // Kept in the page cache (a result carries every field of a cached page), so answers
+      // outlive the process and are shared with a SQLite or Redis store.
+      await store(key, result);
       return result;
     });
   }

@@ -3,6 +3,9 @@
  * Anthropic messages protocols: the exact requests we send, the answer and its usage, the cut
  * input, the answer cache, provider errors and the deadline; and the fallback with no model.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_SYSTEM, NO_MODEL_NOTE } from "../../src/llm/answer.js";
 import {
@@ -89,6 +92,28 @@ describe("prompt with an OpenAI chat-completions model", () => {
     const fresh = await web.fetch(url, { prompt: "What is it about?", cache: false });
     expect(fresh.cached).toBe(false);
     expect(servers.model.requests).toHaveLength(3);
+  });
+
+  it("keeps answers in the cache store: a second instance on the same SQLite file spends no tokens", async () => {
+    servers.model.reply((_req, res, n) => openaiReply(res, `stored answer ${n}`));
+    const dir = mkdtempSync(join(tmpdir(), "webfetch-answers-"));
+    const options = { cacheStore: "sqlite" as const, cachePath: join(dir, "cache.sqlite") };
+    const first = modelWeb(servers.pages, openai(), options);
+    const second = modelWeb(servers.pages, openai(), options);
+    try {
+      const url = servers.pages.url("/article?answers=shared");
+      const before = servers.model.requests.length;
+      const asked = await first.web.fetch(url, { prompt: "Summarize it." });
+      const again = await second.web.fetch(url, { prompt: "Summarize it." });
+      expect(again.cached).toBe(true);
+      expect(again.content).toBe(asked.content);
+      expect(again.usage).toEqual(asked.usage);
+      expect(servers.model.requests.length - before).toBe(1);
+    } finally {
+      await first.web.close();
+      await second.web.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("cuts a page over the input budget to the chunks most relevant to the prompt", async () => {
