@@ -99,6 +99,12 @@ export interface RawMetadata {
   h1s: string[];
   /** Elements that mark a byline (`rel=author`, `itemprop=author`, an author/byline class). */
   bylines: DomElement[];
+  /**
+   * The first machine-readable date in the body: an element marked `itemprop=datePublished`
+   * (its `content` or `datetime`), else the first `<time datetime>`.
+   */
+  datePublished?: string | undefined;
+  firstTime?: string | undefined;
 }
 
 /**
@@ -131,8 +137,14 @@ export function extractMetadata(
   setText(result, "author", ld.author ?? metaAuthor(raw.meta) ?? bylineAuthor(raw.bylines));
   setText(result, "siteName", siteName);
 
-  // The first date that reads as one, else the first date string as the page wrote it.
-  const dates = [...META_KEYS.publishedAt.map((key) => raw.meta.get(key)?.[0]), ld.publishedAt]
+  // The first date that reads as one, else the first date string as the page wrote it. The
+  // head and structured data speak first; a date in the body (a byline's <time>) after them.
+  const dates = [
+    ...META_KEYS.publishedAt.map((key) => raw.meta.get(key)?.[0]),
+    ld.publishedAt,
+    raw.datePublished,
+    raw.firstTime,
+  ]
     .map((value) => value?.trim())
     .filter((value): value is string => Boolean(value));
   const date = dates.map(normalizeDate).find((value) => value !== undefined) ?? dates[0];
@@ -227,7 +239,13 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
     if (!isElement(node)) return false;
     const el = node;
     if (raw.bylines.length < MAX_BYLINES && isByline(el)) raw.bylines.push(el);
+    if (raw.datePublished === undefined && attr(el, "itemprop").toLowerCase() === "datepublished") {
+      raw.datePublished = attr(el, "content") || attr(el, "datetime") || undefined;
+    }
     switch (tagOf(el)) {
+      case "time":
+        raw.firstTime ??= attr(el, "datetime") || undefined;
+        return true;
       case "meta":
         addMeta(raw.meta, el);
         return false;

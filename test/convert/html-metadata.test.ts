@@ -182,6 +182,31 @@ describe("dates", () => {
   });
 });
 
+describe("dates in the body", () => {
+  const body = (html: string, head = "") => {
+    const { content: _content, ...rest } = convertHtml(
+      `<html><head>${head}</head><body>${html}</body></html>`,
+      { url: "https://example.com/a" },
+    );
+    return rest;
+  };
+
+  it("reads itemprop=datePublished, else the first <time datetime>, when the head has none", () => {
+    const byline =
+      '<article><p class="byline">By Ada <time datetime="2024-03-05T10:00:00+01:00">March 5</time></p><p>Text</p>' +
+      '<p>Updated <time datetime="2025-01-01">later</time></p></article>';
+    expect(body(byline).publishedAt).toBe("2024-03-05T09:00:00Z");
+    expect(
+      body(`<span itemprop="datePublished" content="2023-07-08">July 8</span>${byline}`)
+        .publishedAt,
+    ).toBe("2023-07-08T00:00:00Z");
+    // The head and structured data speak first.
+    expect(
+      body(byline, '<meta property="article:published_time" content="2022-02-02">').publishedAt,
+    ).toBe("2022-02-02T00:00:00Z");
+  });
+});
+
 describe("lang and canonical URL", () => {
   it("normalizes language tags and ignores junk", () => {
     expect(convertHtml('<html lang="en_US"><body></body></html>').lang).toBe("en-US");
