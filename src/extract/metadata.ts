@@ -100,11 +100,14 @@ export interface RawMetadata {
   /** Elements that mark a byline (`rel=author`, `itemprop=author`, an author/byline class). */
   bylines: DomElement[];
   /**
-   * The first machine-readable date in the body: an element marked `itemprop=datePublished`
-   * (its `content` or `datetime`), else the first `<time datetime>`.
+   * Dates in the body, for a page whose head has none: an element marked
+   * `itemprop=datePublished` (its `content` or `datetime`), else the first `<time datetime>`,
+   * else the text of an element named like a date.
    */
   datePublished?: string | undefined;
   firstTime?: string | undefined;
+  /** The first short text of an element named like a date ("post-date", "published") that reads as one. */
+  dateText?: string | undefined;
 }
 
 /**
@@ -144,6 +147,7 @@ export function extractMetadata(
     ld.publishedAt,
     raw.datePublished,
     raw.firstTime,
+    raw.dateText,
   ]
     .map((value) => value?.trim())
     .filter((value): value is string => Boolean(value));
@@ -235,12 +239,17 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
   const root = document.documentElement;
   if (!root) return raw;
   raw.htmlLang = attr(root, "lang") || attr(root, "xml:lang") || undefined;
+  let dateTries = 0;
   walk(root, (node) => {
     if (!isElement(node)) return false;
     const el = node;
     if (raw.bylines.length < MAX_BYLINES && isByline(el)) raw.bylines.push(el);
     if (raw.datePublished === undefined && attr(el, "itemprop").toLowerCase() === "datepublished") {
       raw.datePublished = attr(el, "content") || attr(el, "datetime") || undefined;
+    }
+    if (raw.dateText === undefined && dateTries < MAX_DATE_TRIES && DATE_NAME.test(names(el))) {
+      dateTries++;
+      raw.dateText = readDateText(el);
     }
     switch (tagOf(el)) {
       case "time":
@@ -272,6 +281,25 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
     }
   });
   return raw;
+}
+
+/** Class or id of an element that shows a date. */
+const DATE_NAME = /date|publish|posted|time/i;
+/** Elements named like a date whose text is read, at most: past these, none is. */
+const MAX_DATE_TRIES = 20;
+/** Longest text read as a date ("Published on Tuesday, January 2, 2024 at 10:00"). */
+const MAX_DATE_TEXT = 60;
+/** Words before the date itself. */
+const DATE_LEAD = /^(?:published|posted|updated|on|date)[:\s]*/i;
+
+function names(el: DomElement): string {
+  return `${attr(el, "class")} ${attr(el, "id")}`;
+}
+
+/** The date an element shows in its text, normalized, if it is short and reads as one. */
+function readDateText(el: DomElement): string | undefined {
+  const text = textOf(el).trim().replace(DATE_LEAD, "");
+  return text.length <= MAX_DATE_TEXT ? normalizeDate(text) : undefined;
 }
 
 /** Records a `<meta>` under its `name`, `property` and `itemprop` keys. */

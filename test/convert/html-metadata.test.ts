@@ -200,6 +200,13 @@ describe("dates in the body", () => {
       body(`<span itemprop="datePublished" content="2023-07-08">July 8</span>${byline}`)
         .publishedAt,
     ).toBe("2023-07-08T00:00:00Z");
+    // Else the short text of an element named like a date.
+    expect(
+      body(
+        '<div class="timeline">Events of 2020 and more words than a date</div><p class="post-date">Published: January 2, 2024</p><p>Text</p>',
+      ).publishedAt,
+    ).toBe("2024-01-02T00:00:00Z");
+    expect(body('<p class="post-date">Soon</p><p>Text</p>').publishedAt).toBeUndefined();
     // The head and structured data speak first.
     expect(
       body(byline, '<meta property="article:published_time" content="2022-02-02">').publishedAt,
