@@ -276,7 +276,7 @@ function removeLinkLists(root: DomElement): void {
       chars < rootChars * MAX_SECTION_SHARE &&
       linkChars >= chars * MENU_LINK_SHARE &&
       linkChars / links <= MAX_MENU_LABEL_CHARS &&
-      !followsHeading(node) &&
+      !followsHeading(node, root) &&
       !isRepeatedUnit(node);
     if (isMenu) doomed.push(node);
     return !isMenu;
@@ -300,11 +300,32 @@ function isRepeatedUnit(el: DomElement): boolean {
   return false;
 }
 
-/** True when the nearest element before `el` is a heading: a list that is a section's body. */
-function followsHeading(el: DomElement): boolean {
-  let prev = el.previousSibling;
-  while (prev !== null && !isElement(prev)) prev = prev.previousSibling;
-  return isElement(prev) && headingLevel(prev) > 0;
+/** Wrappers climbed to find what a list follows (a column layout around it). */
+const MAX_WRAPPER_DEPTH = 2;
+
+/**
+ * True when the nearest element before `el` is a heading: a list that is a section's body. A
+ * list that opens its wrapper (Wikipedia's `div-col`) follows what its wrapper follows, and a
+ * heading may sit in a wrapper of its own (`div.mw-heading`).
+ */
+function followsHeading(el: DomElement, root: DomElement): boolean {
+  let current = el;
+  for (let depth = 0; depth <= MAX_WRAPPER_DEPTH; depth++) {
+    let prev = current.previousSibling;
+    while (prev !== null && !isElement(prev)) prev = prev.previousSibling;
+    if (isElement(prev)) return isHeadingLike(prev);
+    const parent = current.parentNode;
+    if (!isElement(parent) || parent === root) return false;
+    current = parent;
+  }
+  return false;
+}
+
+/** A heading, or an element whose only child element is one. */
+function isHeadingLike(el: DomElement): boolean {
+  if (headingLevel(el) > 0) return true;
+  const children = childElements(el);
+  return children.length === 1 && headingLevel(children[0]!) > 0;
 }
 
 function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
