@@ -157,6 +157,23 @@ const { Readability } =
 const { DefuddleClass } = system === "defuddle" ? await import("defuddle/node") : ({} as never);
 const ids = readFileSync(idsFile, "utf8").split("\n").filter(Boolean);
 const pool = system === "webfetch" ? new ConvertPool({ threads: 1 }) : undefined;
+/**
+ * This process's own peak resident set, KiB: the kernel's high-water mark of its memory
+ * (VmHWM), every thread included. `resourceUsage().maxRSS` is not that: Linux carries the
+ * parent's peak across fork and exec into the child's, so a worker started by a large parent
+ * would report the parent's size. Elsewhere it is the best there is.
+ */
+function peakRssKiB(): number {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const hwm = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    if (hwm) return Number(hwm[1]);
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS;
+}
+
 writeFileSync(outFile, "");
 const started = performance.now();
 for (const id of ids) {
@@ -176,6 +193,6 @@ const summary: WorkerSummary = {
   system,
   pages: ids.length,
   seconds: (performance.now() - started) / 1000,
-  maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  maxRssMiB: peakRssKiB() / 1024,
 };
 console.log(JSON.stringify(summary));
