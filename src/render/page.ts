@@ -52,21 +52,44 @@ export interface Rendered {
 /** Renders `req.url` in a fresh browser context of `pool`'s browser. */
 export async function renderPage(pool: BrowserPool, req: RenderRequest): Promise<Rendered> {
   const { deadline } = req;
-  const browser = await deadline.race(pool.browser());
-  const context = await deadline.race(
-    browser.newContext({
+  let context: BrowserContext | undefined;
+  try {
+    const browser = await deadline.race(pool.browser());
+    const opening = browser.newContext({
       serviceWorkers: "block",
       acceptDownloads: false,
       javaScriptEnabled: true,
-    }),
-  );
-  const state = { blocked: 0, requests: 0, bytes: 0, documentServed: false };
-  try {
+    });
+    // A context that opens after the deadline passed is closed all the same.
+    void opening.then(
+      (opened) => {
+        context = opened;
+        if (deadline.signal.aborted) void opened.close().catch(() => {});
+      },
+      () => {},
+    );
+    context = await deadline.race(opening);
+    const state = { blocked: 0, requests: 0, bytes: 0, documentServed: false };
     return await deadline.race(run(context, req, state));
+  } catch (error) {
+    throw renderError(error, deadline);
   } finally {
     // Closing the context ends its page and every request still pending inside it.
-    void context.close().catch(() => {});
+    void context?.close().catch(() => {});
   }
+}
+
+/** A failure of the render as a WebFetchError: ours as they are, the browser's RENDER_FAILED. */
+function renderError(error: unknown, deadline: Deadline): unknown {
+  if (isWebFetchError(error)) return error;
+  if (deadline.expired) return deadline.timeoutError(error);
+  if (deadline.cancelled) return error;
+  // The browser's own failures (a crash, its navigation timeout) as one code.
+  const message = error instanceof Error ? (error.message.split("\n", 1)[0] ?? "") : String(error);
+  return new WebFetchError("RENDER_FAILED", `Could not render the page: ${message}`, {
+    cause: error,
+    retryable: true,
+  });
 }
 
 interface RenderState {

@@ -95,6 +95,11 @@ async function startSpaServer(): Promise<SpaServer> {
     if (path === "/poll") return send("text/html; charset=utf-8", shellWith("/poll.js"));
     if (path === "/poll.js") return send("text/javascript", POLL_JS);
     if (path === "/hang") return; // never answered
+    if (path === "/spin")
+      return send(
+        "text/html; charset=utf-8",
+        SPA.replace('<script src="/app.js"></script>', "<script>for (;;) {}</script>"),
+      );
     if (path === "/big") return send("text/html; charset=utf-8", shellWith("/big.js"));
     if (path === "/big.js") return send("text/javascript", BIG_JS);
     if (path === "/huge") return send("text/plain", "x".repeat(3 * 1024 * 1024));
@@ -196,6 +201,18 @@ describe("render", () => {
       await capped.web.close();
     }
   }, 30_000);
+
+  it("a page whose script never yields: auto keeps the static result, always fails clearly", async () => {
+    const page = await t.web.fetch(server.url("/spin"), { timeout: 4_000 });
+    expect(page.rendered).toBeUndefined();
+    const error = await failure(
+      t.web.fetch(server.url("/spin"), { timeout: 4_000, render: "always", cache: false }),
+    );
+    expect(["RENDER_FAILED", "TIMEOUT"]).toContain(error.code);
+    // The browser is still there for the next page.
+    const next = await t.web.fetch(server.url("/spa"), { cache: false });
+    expect(next.rendered).toBe(true);
+  }, 40_000);
 
   it("without Chromium: auto falls back to the static result, always says how to install it", async () => {
     const page = await noBrowser.web.fetch(server.url("/spa"));
