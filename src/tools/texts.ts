@@ -37,8 +37,6 @@ export interface ToolTexts {
 export interface Texts {
   labels: { title: string; url: string; savedPath: string; errorType: string };
   continuation(c: Continuation): string;
-  /** A parameter a later version answers. */
-  notAvailable(parameter: string): string;
   /** A call, through an adapter, of a tool that is not registered. */
   unknownTool(name: string): string;
   /** A call whose arguments are not valid JSON. */
@@ -121,7 +119,6 @@ const en: Texts = {
     const byId = tools ? `, or use ${tools} with id "${c.id}"` : "";
     return `[Content truncated: showing characters up to ${c.next} of ${c.total}. To read more, call again with start_index=${c.next}${byId}.]`;
   },
-  notAvailable: (parameter) => `${parameter} is not available in this version yet`,
   unknownTool: (name) => `No tool is named ${name}`,
   badArguments: (detail) => `The arguments are not valid JSON: ${detail}`,
   errorMessage: (error) => error.message,
@@ -271,7 +268,6 @@ const ja: Texts = {
       : "";
     return `[コンテンツは途中までです: 全${c.total}文字のうち${c.next}文字目まで表示しています。続きを読むには start_index=${c.next} を指定して再度呼び出してください。${byId}]`;
   },
-  notAvailable: (parameter) => `${parameter} はこのバージョンではまだ使えません`,
   unknownTool: (name) => `${name} という名前のツールはありません`,
   badArguments: (detail) => `引数が正しい JSON ではありません: ${detail}`,
   errorMessage: (error) => JA_ERRORS[error.code](error),
