@@ -19,6 +19,7 @@ import type { CacheStoreKind } from "../src/options.js";
 import { createWebFetch } from "../src/webfetch.js";
 import { startFixtureServer, testLookup } from "../test/helpers/fixture-server.js";
 import { startRedis } from "../test/helpers/redis.js";
+import { percentile } from "./stats.js";
 
 /** Entries stored per store. */
 const ENTRIES = 200;
@@ -26,11 +27,6 @@ const ENTRIES = 200;
 const GETS = 5_000;
 /** Large enough that nothing is evicted: this measures hits. */
 const MAX_BYTES = 256 << 20;
-
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 /** A small deterministic generator, so every store sees the same entries and order. */
 function random(seed: number): () => number {

@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { silentLogger } from "../src/log.js";
 import { createWebFetch } from "../src/webfetch.js";
 import { bombBytes, startFixtureServer, testLookup } from "../test/helpers/fixture-server.js";
+import { median, percentile } from "./stats.js";
 
 const CONCURRENT = 200;
 const DEADLINE_MS = 2_000;
@@ -29,14 +30,6 @@ interface BombRun {
   capMiB: number;
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 function openSockets(): number {
   return process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
 }

@@ -31,6 +31,7 @@ import {
   titleMatches,
 } from "./quality/metric.js";
 import type { Prediction, SystemName, WorkerSummary } from "./quality/worker.js";
+import { percentile } from "./stats.js";
 
 interface Truth {
   id: string;
@@ -171,10 +172,7 @@ interface Scored {
 
 const mean = (xs: number[]) =>
   xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
-};
+
 const f3 = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(3));
 const pc = (x: number) => (Number.isNaN(x) ? "–" : `${(x * 100).toFixed(1)}%`);
 
@@ -252,7 +250,7 @@ add("pages/s (extraction only, one process)", (_y, _s, run) =>
 );
 add("  ms/page p50 / p95 / max", (_y, _s, run) => {
   const ms = msOf(run);
-  return `${pct(ms, 50).toFixed(1)} / ${pct(ms, 95).toFixed(1)} / ${Math.max(...ms).toFixed(0)}`;
+  return `${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} / ${Math.max(...ms).toFixed(0)}`;
 });
 add("  text mode pages/s", (_y, _s, run) => {
   const ms = [...run.predictions.values()].flatMap((p) =>

@@ -11,13 +11,13 @@ import type { ConvertedBody, ConvertOptions } from "./convert/index.js";
 import { ConvertPool } from "./convert/pool.js";
 import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
-import { Fetcher, type RawResponse } from "./fetch/fetcher.js";
+import { Fetcher, firstHeader, type RawResponse } from "./fetch/fetcher.js";
 import { fetchRemote } from "./fetch/remote.js";
-import { Semaphore } from "./fetch/semaphore.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
 import { type ChatModel, loadModel } from "./llm/model.js";
 import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
+import { Semaphore } from "./net/semaphore.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
   type ContextOptions,
@@ -196,12 +196,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     stale: CachedPage | undefined,
   ): Promise<CachedPage> {
     const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
-    const acquiring = limit.acquire();
-    const release = await deadline.race(acquiring).catch((error: unknown) => {
-      // The slot still arrives later: hand it straight back.
-      void acquiring.then((r) => r());
-      throw error;
-    });
+    const release = await deadline.slot((signal) => limit.acquire(signal));
     try {
       if (call.via === "tavily") return await loadTavily(target, call, key, deadline);
       if (resolved.endpoint)
@@ -239,7 +234,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       revalidated.add(refreshed);
       return refreshed;
     }
-    const headerType = firstValue(raw.headers["content-type"]);
+    const headerType = firstHeader(raw.headers["content-type"]);
     const options = {
       url: raw.finalUrl,
       format: call.format ?? resolved.format,
@@ -264,8 +259,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         return store(key, { ...page, ...rendered, contentType: converted.contentType });
       }
     }
-    const etag = firstValue(raw.headers.etag);
-    const lastModified = firstValue(raw.headers["last-modified"]);
+    const etag = firstHeader(raw.headers.etag);
+    const lastModified = firstHeader(raw.headers["last-modified"]);
     return store(key, {
       ...page,
       ...(etag ? { etag } : {}),
@@ -299,7 +294,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   ): Promise<
     (ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number }) | undefined
   > {
-    const releaseRender = await deadline.race(renders.acquire());
+    const releaseRender = await deadline.slot((signal) => renders.acquire(signal));
     try {
       browsers ??= new BrowserPool({ executablePath: resolved.browserPath });
       const rendered = await renderPage(browsers, {
@@ -963,10 +958,6 @@ function throttled<A extends unknown[]>(
     last = now;
     fn(...args);
   };
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** HTML types, the ones a browser can render. */

@@ -47,12 +47,16 @@ export function openCacheStore(options: OpenCacheStoreOptions): CacheStore {
         maxBytes: options.maxBytes,
       });
     case "redis":
-      if (!options.url)
-        throw new TypeError('cache.store "redis" needs cache.url (redis://host:port)');
-      return new RedisStore({ url: options.url, maxBytes: options.maxBytes });
+      return new RedisStore({ url: redisUrl(options), maxBytes: options.maxBytes });
     default:
       throw new TypeError(`unknown cache store: ${JSON.stringify(options.store)}`);
   }
+}
+
+/** The Redis server's URL, which the redis store cannot do without. */
+function redisUrl(options: OpenCacheStoreOptions): string {
+  if (!options.url) throw new TypeError('cache.store "redis" needs cache.url (redis://host:port)');
+  return options.url;
 }
 
 /** A store, and with Redis the per-origin limiter that shares its server. */
@@ -79,8 +83,7 @@ export function openCache(
     const store = openCacheStore(options);
     return { store, close: async () => store.close?.() };
   }
-  if (!options.url) throw new TypeError('cache.store "redis" needs cache.url (redis://host:port)');
-  const connection = new RedisConnection({ url: options.url });
+  const connection = new RedisConnection({ url: redisUrl(options) });
   const store = new RedisStore({ connection, maxBytes: options.maxBytes });
   const limiter = new FallbackOriginLimiter(
     new RedisOriginLimiter({ connection, limit: options.originLimit }),

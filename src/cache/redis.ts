@@ -16,8 +16,8 @@
  * Redis Cluster is not supported.
  */
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { decodeEntry, encodeEntry } from "./codec.js";
+import { requireOptional } from "./optional.js";
 import type { CacheEntry, CacheStore } from "./store.js";
 
 /** Connection deadline: TCP connect plus the handshake, ms. */
@@ -61,17 +61,7 @@ interface Driver {
 
 /** Loads node-redis, or explains how to install it. */
 function loadDriver(): Driver {
-  const require = createRequire(import.meta.url);
-  try {
-    return require("redis") as Driver;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") {
-      throw new Error('cache.store "redis" needs the optional package redis: npm install redis', {
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  return requireOptional<Driver>("redis", "redis");
 }
 
 /** A Lua script, sent by digest (EVALSHA) once the server knows it. */

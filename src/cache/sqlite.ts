@@ -9,9 +9,9 @@
  * `ACCESS_GRANULARITY_MS` per entry, so a hot entry does not turn every hit into a write.
  */
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { decodeEntry, encodeEntry } from "./codec.js";
+import { requireOptional } from "./optional.js";
 import type { CacheEntry, CacheStore } from "./store.js";
 
 export interface SqliteStoreOptions {
@@ -75,18 +75,7 @@ PRAGMA user_version = ${SCHEMA_VERSION};
 
 /** Loads better-sqlite3, or explains how to install it. */
 function loadDriver(): DatabaseConstructor {
-  const require = createRequire(import.meta.url);
-  try {
-    return require("better-sqlite3") as DatabaseConstructor;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") {
-      throw new Error(
-        'cache.store "sqlite" needs the optional package better-sqlite3: npm install better-sqlite3',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  return requireOptional<DatabaseConstructor>("better-sqlite3", "sqlite");
 }
 
 interface Row {

@@ -67,6 +67,21 @@ export class Deadline {
     });
   }
 
+  /**
+   * A slot from `acquire` (a semaphore, a politeness limiter) within the deadline. A slot
+   * granted after the deadline gave up on it goes straight back, so none is ever held by nobody.
+   */
+  slot(acquire: (signal: AbortSignal) => Promise<() => void>): Promise<() => void> {
+    const acquiring = acquire(this.signal);
+    return this.race(acquiring).catch((error: unknown) => {
+      void acquiring.then(
+        (release) => release(),
+        () => {},
+      );
+      throw error;
+    });
+  }
+
   /** Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). */
   sleep(ms: number): Promise<void> {
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));

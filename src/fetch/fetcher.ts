@@ -3,12 +3,11 @@
  * response whose decoded body is in memory. Every hop is checked as the first request was.
  */
 
-import { Readable } from "node:stream";
-import { Agent, buildConnector, request } from "undici";
+import { Agent, buildConnector } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
-import { LocalOriginLimiter, type OriginLimiter, type Release } from "../net/politeness.js";
+import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
 import { RobotsPolicy } from "../net/robots-policy.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import {
@@ -19,7 +18,7 @@ import {
 } from "../options.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
-import { ACCEPT, ACCEPT_ENCODING, getOnce, type HopResponse, mapRequestError } from "./http.js";
+import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapRequestError, requestOnce } from "./http.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -140,19 +139,6 @@ export class Fetcher {
     if (this.#ownsLimiter) await this.#limiter.close?.();
   }
 
-  /** A politeness slot for `origin`, within the deadline. */
-  async #slot(origin: string, deadline: Deadline): Promise<Release> {
-    const acquiring = this.#limiter.acquire(origin, deadline.signal);
-    return deadline.race(acquiring).catch((error: unknown) => {
-      // A slot granted after all goes straight back.
-      void acquiring.then(
-        (release) => release(),
-        () => {},
-      );
-      throw error;
-    });
-  }
-
   /** Checks a target against the pure policy (scheme, names, domain lists). */
   checkTarget(target: ParsedTarget): void {
     checkDomainLists(target.hostname, this.#options.allowedDomains, this.#options.blockedDomains);
@@ -165,7 +151,9 @@ export class Fetcher {
     const visited = new Set<string>([normalizeUrl(start)]);
     let current = target;
     for (;;) {
-      const release = await this.#slot(current.url.origin, deadline);
+      const release = await deadline.slot((signal) =>
+        this.#limiter.acquire(current.url.origin, signal),
+      );
       let response: HopResponse;
       try {
         response = await this.#hop(current, policy, start, deadline);
@@ -232,45 +220,28 @@ export class Fetcher {
     }
     headers["accept-encoding"] = ACCEPT_ENCODING;
     headers["user-agent"] = this.#options.userAgent;
-    const release = await this.#slot(target.url.origin, deadline);
+    const release = await deadline.slot((signal) =>
+      this.#limiter.acquire(target.url.origin, signal),
+    );
     try {
-      return await this.#resourceHop(target.url, req, headers, deadline, maxBytes);
+      const response = await requestOnce(target.url, {
+        dispatcher: this.#agent,
+        headers,
+        deadline,
+        retries: 0,
+        method: req.method,
+        body: req.body,
+      });
+      const body = await this.#read(response, maxBytes, deadline, "throw");
+      const out: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value === undefined || DECODED_DROP.has(name)) continue;
+        out[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
+      }
+      return { status: response.status, headers: out, body };
     } finally {
       release();
     }
-  }
-
-  async #resourceHop(
-    url: URL,
-    req: ResourceRequest,
-    headers: Record<string, string>,
-    deadline: Deadline,
-    maxBytes: number,
-  ): Promise<ResourceResponse> {
-    let response: HopResponse;
-    try {
-      const res = await request(url, {
-        method: req.method as "GET",
-        dispatcher: this.#agent,
-        headers,
-        ...(req.body && req.method !== "GET" && req.method !== "HEAD"
-          ? { body: Readable.from([req.body]) }
-          : {}),
-        signal: deadline.signal,
-        headersTimeout: Math.max(1, deadline.remaining()),
-        bodyTimeout: Math.max(1, deadline.remaining()),
-      });
-      response = { status: res.statusCode, headers: res.headers, body: res.body };
-    } catch (error) {
-      throw mapRequestError(error, deadline);
-    }
-    const body = await this.#read(response, maxBytes, deadline, "throw");
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value === undefined || DECODED_DROP.has(name)) continue;
-      out[name] = Array.isArray(value) ? value.join(name === "set-cookie" ? "\n" : ", ") : value;
-    }
-    return { status: response.status, headers: out, body };
   }
 
   /** One hop: policy, robots.txt, GET. */
@@ -289,7 +260,7 @@ export class Fetcher {
     const { etag, lastModified } = policy.validators ?? {};
     if (etag) headers["if-none-match"] = etag;
     if (lastModified) headers["if-modified-since"] = lastModified;
-    return getOnce(target.url, {
+    return requestOnce(target.url, {
       dispatcher: this.#agent,
       headers,
       deadline,
@@ -381,7 +352,7 @@ export class Fetcher {
     for (let hop = 0; ; hop++) {
       this.checkTarget(current);
       await deadline.race(this.#guard.resolve(current.hostname, current.port));
-      const response = await getOnce(current.url, {
+      const response = await requestOnce(current.url, {
         dispatcher: this.#agent,
         headers: this.#headers({}, false),
         deadline,
@@ -408,7 +379,8 @@ export class Fetcher {
   }
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
+/** The first value of a header undici may give as a list. */
+export function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -1,7 +1,7 @@
 /**
- * One HTTP GET hop over the shared undici agent: headers, the deadline's signal, bounded retries
- * of transient failures. It never follows redirects (the caller checks each hop) and never
- * decompresses (body.ts does, with a cap).
+ * One HTTP hop over the shared undici agent (a GET, or a rendered page's own request): headers,
+ * the deadline's signal, bounded retries of transient failures. It never follows redirects (the
+ * caller checks each hop) and never decompresses (body.ts does, with a cap).
  */
 import type { Readable } from "node:stream";
 import { type Dispatcher, request } from "undici";
@@ -39,17 +39,24 @@ export interface HopOptions {
   headers: Record<string, string>;
   deadline: Deadline;
   retries: number;
+  /** @default "GET" (a rendered page's own requests may use any method) */
+  method?: string;
+  /** Request body, for methods that carry one. */
+  body?: Buffer | undefined;
 }
 
-/** GETs `url` once, retrying transient failures while the deadline allows. */
-export async function getOnce(url: URL, options: HopOptions): Promise<HopResponse> {
+/** Requests `url` once (GET unless told), retrying transient failures while the deadline allows. */
+export async function requestOnce(url: URL, options: HopOptions): Promise<HopResponse> {
+  const method = options.method ?? "GET";
+  const body = options.body && method !== "GET" && method !== "HEAD" ? { body: options.body } : {};
   const { deadline } = options;
   for (let attempt = 0; ; attempt++) {
     deadline.throwIfDone();
     let response: HopResponse;
     try {
       const res = await request(url, {
-        method: "GET",
+        method: method as Dispatcher.HttpMethod,
+        ...body,
         dispatcher: options.dispatcher,
         headers: options.headers,
         signal: deadline.signal,

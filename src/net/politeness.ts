@@ -3,6 +3,7 @@
  * that shares the limiter. The local limiter counts in this process; the Redis one
  * (cache/redis.ts) counts across every process and machine that share the server.
  */
+import { Semaphore } from "./semaphore.js";
 
 /** A slot for one request to an origin; calling it gives the slot back (twice is harmless). */
 export type Release = () => void;
@@ -17,55 +18,34 @@ export interface OriginLimiter {
   close?(): Promise<void>;
 }
 
-/** Counts requests per origin in this process. */
+/** Counts requests per origin in this process: one semaphore per origin while it is in use. */
 export class LocalOriginLimiter implements OriginLimiter {
   readonly #limit: number;
-  readonly #active = new Map<string, number>();
-  readonly #waiting = new Map<string, Array<() => void>>();
+  readonly #origins = new Map<string, Semaphore>();
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
-  acquire(origin: string, signal: AbortSignal): Promise<Release> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener("abort", onAbort);
-        this.#active.set(origin, (this.#active.get(origin) ?? 0) + 1);
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          this.#release(origin);
-        });
+  async acquire(origin: string, signal: AbortSignal): Promise<Release> {
+    let slots = this.#origins.get(origin);
+    if (!slots) {
+      slots = new Semaphore(this.#limit);
+      this.#origins.set(origin, slots);
+    }
+    const forget = () => {
+      if (slots.idle && this.#origins.get(origin) === slots) this.#origins.delete(origin);
+    };
+    try {
+      const release = await slots.acquire(signal);
+      return () => {
+        release();
+        forget();
       };
-      const onAbort = () => {
-        const queue = this.#waiting.get(origin);
-        const at = queue?.indexOf(grant) ?? -1;
-        if (queue && at >= 0) queue.splice(at, 1);
-        if (queue?.length === 0) this.#waiting.delete(origin);
-        reject(signal.reason);
-      };
-      if ((this.#active.get(origin) ?? 0) < this.#limit) {
-        grant();
-        return;
-      }
-      signal.addEventListener("abort", onAbort, { once: true });
-      const queue = this.#waiting.get(origin) ?? [];
-      queue.push(grant);
-      this.#waiting.set(origin, queue);
-    });
-  }
-
-  #release(origin: string): void {
-    const count = (this.#active.get(origin) ?? 1) - 1;
-    if (count === 0) this.#active.delete(origin);
-    else this.#active.set(origin, count);
-    const queue = this.#waiting.get(origin);
-    const next = queue?.shift();
-    if (queue?.length === 0) this.#waiting.delete(origin);
-    next?.();
+    } catch (error) {
+      forget();
+      throw error;
+    }
   }
 }
 

@@ -183,7 +183,8 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-function firstLine(error: unknown): string {
+/** The first line of an error's message (Playwright's go on with call logs). */
+export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split("\n", 1)[0] ?? message;
 }

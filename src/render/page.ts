@@ -9,7 +9,7 @@ import type { BrowserContext, Page, Route } from "playwright-core";
 import { isWebFetchError, WebFetchError } from "../errors.js";
 import type { Deadline } from "../fetch/deadline.js";
 import type { ResourceRequest, ResourceResponse } from "../fetch/fetcher.js";
-import type { BrowserPool } from "./browser.js";
+import { type BrowserPool, firstLine } from "./browser.js";
 
 /** Resource types a text extraction never needs: not fetched at all. */
 const SKIPPED_TYPES = new Set(["image", "media", "font", "stylesheet", "manifest", "texttrack"]);
@@ -85,8 +85,7 @@ function renderError(error: unknown, deadline: Deadline): unknown {
   if (deadline.expired) return deadline.timeoutError(error);
   if (deadline.cancelled) return error;
   // The browser's own failures (a crash, its navigation timeout) as one code.
-  const message = error instanceof Error ? (error.message.split("\n", 1)[0] ?? "") : String(error);
-  return new WebFetchError("RENDER_FAILED", `Could not render the page: ${message}`, {
+  return new WebFetchError("RENDER_FAILED", `Could not render the page: ${firstLine(error)}`, {
     cause: error,
     retryable: true,
   });

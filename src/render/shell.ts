@@ -27,7 +27,7 @@ const INLINE_SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;
  * looksLikeAppShell(Buffer.from('<div id="root"></div><script src="/app.js"></script>'), "") // true
  */
 export function looksLikeAppShell(body: Uint8Array, content: string): boolean {
-  const visible = visibleLength(content);
+  const visible = visibleLength(content, ALMOST_NONE);
   if (visible >= ALMOST_NONE) return false;
   const html = Buffer.from(
     body.buffer,
@@ -43,8 +43,19 @@ export function looksLikeAppShell(body: Uint8Array, content: string): boolean {
   return inline > 2_000;
 }
 
-/** Letters and digits of Markdown, without its syntax or link targets. */
-function visibleLength(content: string): number {
-  const text = content.replace(/\]\([^)]*\)/g, "]").replace(/[^\p{L}\p{N}]+/gu, "");
-  return text.length;
+/** Runs of letters and digits, and link targets (which are skipped). */
+const VISIBLE_RUN = /\]\([^)]*\)|[\p{L}\p{N}]+/gu;
+
+/**
+ * Letters and digits of Markdown, without its syntax or link targets, counted up to `enough`:
+ * every HTML page passes here, so a long one stops being read as soon as it is long enough.
+ */
+function visibleLength(content: string, enough: number): number {
+  let count = 0;
+  for (const match of content.matchAll(VISIBLE_RUN)) {
+    if (match[0].startsWith("](")) continue;
+    count += match[0].length;
+    if (count >= enough) break;
+  }
+  return count;
 }

@@ -5,7 +5,8 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import type { CacheEntry } from "../../src/cache/store.js";
+import { expect } from "vitest";
+import type { CacheEntry, CacheStore } from "../../src/cache/store.js";
 
 /** The child script, run by node with tsx. */
 const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
@@ -43,4 +44,20 @@ export async function runChild(...args: string[]): Promise<string> {
     },
   );
   return stdout;
+}
+
+/**
+ * What every store does: an entry reads back as written, a missing key is a miss, a second
+ * write replaces the first, and delete removes it. Leaves "b" stored.
+ */
+export async function expectRoundTrip(s: CacheStore): Promise<void> {
+  const a = entry("a", 20_000);
+  await s.set("a", a, 60);
+  await s.set("b", entry("b"), 60);
+  expect(await s.get("a")).toEqual(a);
+  expect(await s.get("missing")).toBeUndefined();
+  await s.set("a", entry("a2"), 60);
+  expect((await s.get("a"))?.page.url).toBe("https://example.com/a2");
+  await s.delete("a");
+  expect(await s.get("a")).toBeUndefined();
 }

@@ -71,7 +71,7 @@ describe("a missing optional driver", () => {
     // The store modules, copied where no node_modules can be found.
     const dir = await mkdtemp(join(tmpdir(), "webfetch-nodriver-"));
     dirs.push(dir);
-    for (const file of ["codec.ts", "store.ts", "sqlite.ts", "redis.ts"]) {
+    for (const file of ["codec.ts", "optional.ts", "store.ts", "sqlite.ts", "redis.ts"]) {
       await copyFile(
         fileURLToPath(new URL(`../../src/cache/${file}`, import.meta.url)),
         join(dir, file),

@@ -8,7 +8,7 @@ import { encodeEntry } from "../../src/cache/codec.js";
 import { RedisConnection, RedisStore } from "../../src/cache/redis.js";
 import { RedisOriginLimiter } from "../../src/cache/redis-limiter.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
-import { entry, runChild } from "./entries.js";
+import { entry, expectRoundTrip, runChild } from "./entries.js";
 
 /** A plain node-redis client, to look inside and to damage values. */
 interface RawClient {
@@ -82,15 +82,7 @@ describe("RedisStore", () => {
   it("stores and reads entries back; delete removes them and their accounting", async () => {
     const p = prefix();
     const s = store(p);
-    const a = entry("a", 20_000);
-    await s.set("a", a, 60);
-    await s.set("b", entry("b"), 60);
-    expect(await s.get("a")).toEqual(a);
-    expect(await s.get("missing")).toBeUndefined();
-    await s.set("a", entry("a2"), 60);
-    expect((await s.get("a"))?.page.url).toBe("https://example.com/a2");
-    await s.delete("a");
-    expect(await s.get("a")).toBeUndefined();
+    await expectRoundTrip(s);
     const state = await inspect(p);
     expect(state.keys).toEqual(["b"]);
     expect(state.total).toBe(state.sum);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeEntry } from "../../src/cache/codec.js";
 import { SqliteStore, type SqliteStoreOptions } from "../../src/cache/sqlite.js";
-import { entry, runChild } from "./entries.js";
+import { entry, expectRoundTrip, runChild } from "./entries.js";
 
 /** A raw connection to the same file, to look inside and to damage rows. */
 interface RawDb {
@@ -65,15 +65,7 @@ afterEach(async () => {
 describe("SqliteStore", () => {
   it("stores and reads entries back; delete removes them", async () => {
     const s = store();
-    const a = entry("a", 20_000);
-    await s.set("a", a, 60);
-    await s.set("b", entry("b"), 60);
-    expect(await s.get("a")).toEqual(a);
-    expect(await s.get("missing")).toBeUndefined();
-    await s.set("a", entry("a2"), 60);
-    expect((await s.get("a"))?.page.url).toBe("https://example.com/a2");
-    await s.delete("a");
-    expect(await s.get("a")).toBeUndefined();
+    await expectRoundTrip(s);
     const db = raw();
     expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     const { keys, total, sum } = inspect(db);
