@@ -251,8 +251,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     };
     const mode = call.render ?? resolved.render;
     const wanted =
-      mode === "always" || (mode === "auto" && looksLikeAppShell(raw.body, converted.content));
-    if (wanted && isHtml(converted.contentType)) {
+      isHtml(converted.contentType) &&
+      (mode === "always" || (mode === "auto" && looksLikeAppShell(raw.body, converted.content)));
+    if (wanted) {
       const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
       // `auto` keeps the static result unless the browser found more.
       if (rendered && (mode === "always" || rendered.content.length > converted.content.length)) {
