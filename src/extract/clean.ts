@@ -84,8 +84,8 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b
 const CHROME_TAGS = new Set(["nav", "aside", "footer", "header", "form", "dialog"]);
 
 /**
- * Inside these, `<header>` and `<footer>` belong to the content (an article's title, a quote's
- * attribution), as ARIA maps them to landmarks only outside sectioning content.
+ * Inside these, `<header>` belongs to the content (an article's title), as ARIA maps it to a
+ * landmark only outside sectioning content.
  */
 const CONTENT_ROOT_TAGS = new Set(["article", "main", "section", "blockquote"]);
 
@@ -133,6 +133,17 @@ const CHROME =
   /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection|author-?bio|about-?(?:the-?)?author|author-?box|author-?card|author-?info)(?=$|[\s_-])/i;
 
 /**
+ * Chrome names that stay chrome beside a content word: an `entry-footer` (tags, share links), a
+ * `post-signature` (the poster's card or a forum signature), a `content-disclaimer`.
+ */
+const UNMISTAKABLE_CHROME =
+  /(?:^|[\s_-])(?:footer|signature|disclaimer|disclosure|bio|flair|usertitle|userextras)(?=$|[\s_-])/i;
+
+/** Of those, the names that make even a block of prose chrome (a disclaimer can be the page's). */
+const CHROME_EVEN_AS_PROSE =
+  /(?:^|[\s_-])(?:footer|signature|bio|flair|usertitle|userextras)(?=$|[\s_-])/i;
+
+/**
  * Page builders wrap every block of a page, content included, in a "widget" (Elementor's
  * `elementor-widget-text-editor`): those class names say nothing about chrome.
  */
@@ -157,6 +168,9 @@ const PROSE_LINK_DENSITY = 0.3;
 
 /** Share of the page's text from which a forum's "comments" block is the thread itself. */
 const FORUM_THREAD_SHARE = 0.08;
+
+/** Share of the page's text that cleaning by class names must leave. */
+const MIN_LEFT_SHARE = 0.1;
 
 /** Text left beside a blog's comment section for the section to go whatever its size. */
 const MIN_POST_CHARS = 1500;
@@ -384,15 +398,20 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   const stats = measureText(body);
   const total = stats.get(body)?.chars ?? 0;
   const doomed: DomElement[] = [];
+  /** Link-heavy chrome bigger than MAX_REMOVED_SHARE of the page: removed only if the page stays. */
+  const menus: DomElement[] = [];
+  /** Chrome found by class or id alone, kept if removing it would leave next to nothing. */
+  const named = new Set<DomElement>();
   const protectedKinds = new Map<DomElement, Kind>();
   const protecting: Record<Kind, number> = { chrome: 0, noise: 0, comments: 0 };
   let contentRoots = 0; // open CONTENT_ROOT_TAGS elements
+  let quotes = 0; // open <blockquote> elements
   walk(
     body,
     (node) => {
       if (!isElement(node)) return false;
       const tag = tagOf(node);
-      const kind = boilerplateKind(node, tag, contentRoots > 0);
+      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0);
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
@@ -431,14 +450,22 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           ((tag === "form" && pageType === "forum") || !CHROME_TAGS.has(tag)) &&
           !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         const prose = chars >= PROSE_CHARS && linkDensity(s) < PROSE_LINK_DENSITY;
-        if (byName && prose && kind !== "comments") return true;
+        const removable = total === 0 || chars <= total * MAX_REMOVED_SHARE;
+        // …except under a name that leaves no doubt: an author's bio or a signature is prose too.
+        const unmistakable = removable && CHROME_EVEN_AS_PROSE.test(namesOf(node));
+        if (byName && prose && kind !== "comments" && !unmistakable) return true;
         // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
         const menu =
           kind === "chrome" &&
           linkDensity(s) >= (byName ? NAMED_MENU_LINK_DENSITY : MENU_LINK_DENSITY) &&
           total - chars >= MIN_POST_CHARS;
-        if (total === 0 || chars <= total * MAX_REMOVED_SHARE || menu) {
+        if (removable) {
           doomed.push(node);
+          if (byName && kind === "chrome") named.add(node);
+          return false;
+        }
+        if (menu) {
+          menus.push(node);
           return false;
         }
         // A page-wide <form> (ASP.NET wraps every page in one) or <header> says nothing about
@@ -450,31 +477,58 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         }
       }
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
+      if (tag === "blockquote") quotes++;
       return true;
     },
     (el) => {
       const tag = tagOf(el);
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots--;
+      if (tag === "blockquote") quotes--;
       const kind = protectedKinds.get(el);
       if (kind !== undefined) protecting[kind]--;
     },
   );
-  for (const el of doomed) el.remove();
+  // A menu bigger than the page goes only if the page is left: on a directory of links (a
+  // launch list, a link board) whose header and footer also go, the "menu" is the page.
+  const charsOf = (list: DomElement[]): number =>
+    list.reduce((sum, el) => sum + (stats.get(el)?.chars ?? 0), 0);
+  const removed = charsOf(doomed);
+  if (total - removed - charsOf(menus) >= MIN_POST_CHARS) doomed.push(...menus);
+  // Class names are guesses (a shop's product grid called "related-product"): when trusting
+  // them would leave next to nothing, the page is read without them, as Readability retries
+  // without its "unlikely candidate" names.
+  const left = total - removed;
+  const keepNamed = named.size > 0 && left < total * MIN_LEFT_SHARE && left < MIN_POST_CHARS;
+  for (const el of doomed) if (!(keepNamed && named.has(el))) el.remove();
+}
+
+/** Class and id of `el`, without page-builder widget names. */
+function namesOf(el: DomElement): string {
+  return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
 }
 
 /** What kind of boilerplate `el` looks like, if any. */
-function boilerplateKind(el: DomElement, tag: string, inContentRoot: boolean): Kind | undefined {
-  if (CHROME_TAGS.has(tag) && !((tag === "header" || tag === "footer") && inContentRoot)) {
+function boilerplateKind(
+  el: DomElement,
+  tag: string,
+  inContentRoot: boolean,
+  inQuote: boolean,
+): Kind | undefined {
+  // An article's <header> holds its title; its <footer> holds tags and share links, but a
+  // quote's <footer> names the source.
+  const own = (tag === "header" && inContentRoot) || (tag === "footer" && inQuote);
+  if (CHROME_TAGS.has(tag) && !own) {
     return "chrome";
   }
   const role = attr(el, "role").toLowerCase();
   if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
-  const names = `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
+  const names = namesOf(el);
   if (names === "") return undefined;
   if (CONSENT.test(names) || ADS.test(names) || SHARE.test(names)) return "noise";
   if (COMMENTS.test(names)) return "comments";
   if (CHROME.test(names) && !CHROME_EXEMPT.test(names)) return "chrome";
+  if (UNMISTAKABLE_CHROME.test(names)) return "chrome";
   return undefined;
 }

@@ -123,6 +123,53 @@ const SENTENCE_END = /\.(?: |$)/;
  * const root = selectMainContent(body, document);
  */
 export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
+  const root = chooseRoot(body, document);
+  // A page whose only text is its site header or footer (a shop that builds everything else
+  // with scripts) has no main content: handing back the footer would pass a menu off as it.
+  if (root !== body && inPageChrome(root, body)) return document.createElement("div");
+  if (root === body && footerShare(body) >= FOOTER_ONLY_SHARE) {
+    return document.createElement("div");
+  }
+  return root;
+}
+
+/** Share of a page's text in its footers from which the footer is all there is. */
+const FOOTER_ONLY_SHARE = 0.9;
+
+/** True when `el` lies within the page's `<header>` or `<footer>` (by tag or ARIA role). */
+function inPageChrome(el: DomElement, body: DomElement): boolean {
+  for (let node: DomNode | null = el; isElement(node) && node !== body; node = node.parentNode) {
+    if (isPageChrome(node)) return true;
+  }
+  return false;
+}
+
+/** `<header>`, `<footer>` and their ARIA roles. */
+function isPageChrome(el: DomElement): boolean {
+  const tag = tagOf(el);
+  if (tag === "header" || tag === "footer") return true;
+  const role = el.getAttribute("role")?.trim().toLowerCase();
+  return role === "banner" || role === "contentinfo";
+}
+
+/** Share of `body`'s text inside footers (`<footer>`, `role=contentinfo`). */
+function footerShare(body: DomElement): number {
+  const stats = measureText(body);
+  const total = stats.get(body)?.chars ?? 0;
+  if (total === 0) return 0;
+  let inFooters = 0;
+  walk(body, (node) => {
+    if (!isElement(node)) return false;
+    const role = node.getAttribute("role")?.trim().toLowerCase();
+    if (tagOf(node) !== "footer" && role !== "contentinfo") return true;
+    inFooters += stats.get(node)?.chars ?? 0;
+    return false;
+  });
+  return inFooters / total;
+}
+
+/** The main-content root, before the check that it is not the page's chrome. */
+function chooseRoot(body: DomElement, document: DomDocument): DomElement {
   const stats = measureText(body);
   const bodyStats = stats.get(body);
   if (!bodyStats || bodyStats.chars === 0) return body;

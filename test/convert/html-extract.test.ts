@@ -83,13 +83,60 @@ describe("extract: main", () => {
     expect(content).not.toContain("More");
   });
 
-  it("keeps an article's own header and a quote's footer", () => {
+  it("keeps an article's own header and a quote's footer, not the article's footer", () => {
     const html = `<body><article><header><h1>Headline</h1><p>By Someone</p></header>${prose("Text", 3)}
-      <blockquote><p>Quoted.</p><footer>— Source</footer></blockquote></article></body>`;
+      <blockquote><p>Quoted.</p><footer>— Source</footer></blockquote>
+      <footer><p>Tags: gardening, tools</p></footer></article></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("# Headline");
     expect(content).toContain("By Someone");
     expect(content).toContain("> — Source");
+    expect(content).not.toContain("Tags:");
+  });
+
+  it("drops an author's bio and a forum signature even when they read as prose", () => {
+    const html = `<body><div class="post-content">${prose("Post", 6)}
+      <div class="entry-footer author-bio">${prose("Biography", 6)}</div>
+      <div class="post-signature">${prose("Signature", 6)}</div></div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Post is a sentence");
+    expect(content).not.toContain("Biography");
+    expect(content).not.toContain("Signature");
+  });
+
+  it("returns nothing for a page whose only text is its header or footer", () => {
+    const footer = `<footer><div class="about"><h2>About the shop</h2><p>${"Free shipping on every order. ".repeat(8)}</p>
+      <ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/l/${i}">Footer link ${i}</a></li>`).join("")}</ul></div></footer>`;
+    expect(convertHtml(`<body><div id="app"></div>${footer}</body>`).content).toBe("");
+    const header = `<header><div class="menu-panel"><p>${"Shop our new spring range today. ".repeat(8)}</p></div></header>`;
+    expect(convertHtml(`<body><div id="app"></div>${header}</body>`).content).toBe("");
+  });
+
+  it("keeps what class names call chrome when trusting them would leave next to nothing", () => {
+    const cards = Array.from(
+      { length: 8 },
+      (_, i) => `<li><h3>Mower KR${i}</h3><p>Robotic mower for ${i + 1} acres</p><p>$${i}99</p></li>`,
+    );
+    const menu = Array.from({ length: 30 }, (_, i) => `<a href="/m/${i}">Menu entry ${i}</a>`);
+    const html = `<body><header><nav>${menu.join(" ")}</nav></header>
+      <section class="related-product"><ul>${cards.join("")}</ul></section>
+      <footer><p>${"Company address and legal notice. ".repeat(12)}</p></footer></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Mower KR0");
+    expect(content).toContain("Robotic mower for 8 acres");
+  });
+
+  it("keeps a directory of links that a class name calls a header when nothing else is left", () => {
+    const items = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/p/${i}">Launched product number ${i}, a tool for teams</a></li>`,
+    );
+    const html = `<body><header><a href="/">Home</a></header>
+      <div class="pt-header"><h1>Top products launching today</h1><ul>${items.join("")}</ul></div>
+      <footer><p>${"Copyright and links. ".repeat(80)}</p></footer></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Launched product number 0");
+    expect(content).toContain("Launched product number 39");
   });
 
   it("removes ad, share and consent widgets by class, without matching ordinary words", () => {
