@@ -112,10 +112,30 @@ describe("extract: main", () => {
     expect(convertHtml(`<body><div id="app"></div>${header}</body>`).content).toBe("");
   });
 
+  it("drops account prompts and calls to action standing alone, not inside a sentence", () => {
+    const html = `<body><article><h1>Pruning roses</h1>${prose("Roses", 4)}
+      <p><a href="/login">Log in</a></p><p>Create an account</p><p><a href="/c">Contact us</a></p>
+      <p><a href="/start" class="link">Get started today</a></p><div><a href="/more">Continue reading</a></div>
+      <p>You need to log in to the garden portal before ordering, as the shop explains.</p>
+      ${prose("Pruning", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    for (const gone of [
+      "Log in",
+      "Create an account",
+      "Contact us",
+      "Get started",
+      "Continue reading",
+    ]) {
+      expect(content).not.toContain(gone);
+    }
+    expect(content).toContain("You need to log in to the garden portal");
+  });
+
   it("keeps what class names call chrome when trusting them would leave next to nothing", () => {
     const cards = Array.from(
       { length: 8 },
-      (_, i) => `<li><h3>Mower KR${i}</h3><p>Robotic mower for ${i + 1} acres</p><p>$${i}99</p></li>`,
+      (_, i) =>
+        `<li><h3>Mower KR${i}</h3><p>Robotic mower for ${i + 1} acres</p><p>$${i}99</p></li>`,
     );
     const menu = Array.from({ length: 30 }, (_, i) => `<a href="/m/${i}">Menu entry ${i}</a>`);
     const html = `<body><header><nav>${menu.join(" ")}</nav></header>
