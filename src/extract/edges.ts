@@ -150,10 +150,15 @@ function trimHead(blocks: Block[], total: number, doomed: Set<DomElement>): void
   const titles = blocks.filter((b) => b.tag === "h1");
   if (titles.length !== 1) return;
   const at = blocks.indexOf(titles[0]!);
+  // Between the title and the text: a standfirst, tags, then the byline and dates.
   for (let i = at + 1; i < blocks.length && i <= at + MAX_BYLINE_BLOCKS; i++) {
     const block = blocks[i]!;
-    if (block.chars > MAX_BYLINE_CHARS || !BYLINE.test(block.text.trim())) break;
-    doomed.add(block.el);
+    if (block.chars > MAX_STANDFIRST_CHARS) break;
+    const text = block.text.trim();
+    // "Posted on the forum on 2025-07-09:" introduces what follows.
+    if (block.chars <= MAX_BYLINE_CHARS && BYLINE.test(text) && !text.endsWith(":")) {
+      doomed.add(block.el);
+    }
   }
   if (at === 0 || at > MAX_BLOCKS_BEFORE_TITLE) return;
   // Images before the title (a product's photo) are content; their neighbours are not.
@@ -227,8 +232,10 @@ const BYLINE =
   /^(?:(?:by|posted|published|updated|last updated|written by|author)\b|\d+\s*min(?:ute)?s?\s+read\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}$|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}$|\d{4}-\d{2}-\d{2}$)/i;
 /** Longest byline line. */
 const MAX_BYLINE_CHARS = 80;
-/** Most byline lines under a title. */
-const MAX_BYLINE_BLOCKS = 3;
+/** How many blocks under a title are looked at for the byline. */
+const MAX_BYLINE_BLOCKS = 6;
+/** A block longer than this under the title is the text: the byline is above it. */
+const MAX_STANDFIRST_CHARS = 300;
 
 /** Short and mostly links; a sentence that carries a link ("See the guide for more.") is not. */
 function isLinkLine(block: Block): boolean {

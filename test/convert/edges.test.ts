@@ -30,6 +30,19 @@ describe("extract: edges", () => {
     }
   });
 
+  it("drops the byline under a standfirst and tags, and keeps a line that introduces a quote", () => {
+    const html = `<body><article><h1>Porting a parser</h1>
+      <p>How I built a parser in a new language, from no tests passing to all of them.</p>
+      <p>parsing swift performance</p><p>Posted: 2 days ago</p><p>By Kyle Writer</p><p>15 min read</p>
+      <p>Posted on the community forum on 2025-07-09:</p>
+      ${paragraphs(6)}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("How I built a parser");
+    expect(content).toContain("Posted on the community forum on 2025-07-09:");
+    for (const gone of ["2 days ago", "Kyle Writer", "15 min read"])
+      expect(content).not.toContain(gone);
+  });
+
   it("keeps a listing's last cards and a closing table", () => {
     const card = (n: number) =>
       `<li class="product"><p class="title"><a href="/p/${n}">Chair ${n}</a></p><p class="price">$${n}9.00</p></li>`;
