@@ -226,7 +226,8 @@ function removeInvisible(body: DomElement): void {
       }
       const tag = tagOf(node);
       if (tag === "noscript") {
-        if (textOf(node).trim().length < NOSCRIPT_CONTENT_CHARS) {
+        const text = textOf(node).trim();
+        if (text.length < NOSCRIPT_CONTENT_CHARS || isScriptNotice(text)) {
           doomed.push(node);
           return false;
         }
@@ -357,6 +358,16 @@ function unwrap(el: DomElement): void {
   if (parent === null) return;
   while (el.firstChild !== null) parent.insertBefore(el.firstChild, el);
   el.remove();
+}
+
+/** A `<noscript>` asking for JavaScript ("Your browser does not seem to support JavaScript…"). */
+const SCRIPT_NOTICE = /\bjavascript\b/i;
+/** Longest such notice; a longer `<noscript>` mentioning JavaScript is a page's copy. */
+const MAX_SCRIPT_NOTICE_CHARS = 600;
+
+/** True for a noscript's "enable JavaScript" notice. */
+function isScriptNotice(text: string): boolean {
+  return text.length <= MAX_SCRIPT_NOTICE_CHARS && SCRIPT_NOTICE.test(text);
 }
 
 /** Line-number gutters beside code. */

@@ -163,7 +163,7 @@ const FURNITURE =
 const FORUM_FURNITURE =
   /^(?:reply(?: with quote)?|quote|multi-?quote|report(?: post| inappropriate content)?|like|share|permalink|bookmark|view (?:profile|forum posts|blog entries)|send (?:a )?(?:private|direct) message|private message|find (?:all|more) posts by\b.*|join(?:ed)?(?: date)?:?\s*.*\d{4}|joined|posts?:?\s*[\d,.]+k?|threads?:?\s*[\d,.]+k?|messages?:?\s*[\d,.]*k?|reaction score:?\s*[\d,.]*k?|points?:?\s*[\d,.]*|solutions?:?\s*[\d,.]*|location:?.*|(?:new|junior|senior|active|valued|well-known|premium|established|registered|banned|elite|veteran|distinguished)? ?member|\d+\+? years? member|original poster|op|moderator|administrator|staff member|(?:sign|log) ?(?:in|up)(?: (?:for free|to reply|to comment))?|register|start new topic|reply to this topic|go to topic listing|top posters in this topic|improve this (?:question|answer)|add a comment|follow|edited(?: by\b.*)?|this topic was automatically closed\b.*|this topic has been deleted\b.*|followers?(?: \d+)?|about me:?|(?:new )?members|recommended posts|wrote on|written by|(?:[\d,.]+k? (?:posts?|solutions?|reputation|views?|watching|posters?|replies|likes?|reactions?)\s*)+|scheduled pinned locked moved\b.*|reply with quote\s*\d*|join date:?|sent from my .{1,60} using .{1,40})$/i;
 /** Longest block read as a notice or furniture. */
-const MAX_NOTICE_CHARS = 80;
+const MAX_NOTICE_CHARS = 100;
 
 /** Removes short blocks (at most MAX_NOTICE_CHARS) whose whole text matches `pattern`. */
 function removeShortBlocks(root: DomElement, pattern: RegExp): void {

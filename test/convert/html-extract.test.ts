@@ -127,6 +127,19 @@ describe("extract: main", () => {
     expect(content).toContain("You need to log in to the garden portal");
   });
 
+  it("drops a noscript's 'enable JavaScript' notice and unwraps a noscript that is the page", () => {
+    const notice = `<noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a
+      result, your viewing experience will be diminished, and you have been placed in read-only mode.</p>
+      <p>Please download a browser that supports JavaScript, or enable it if it's disabled.</p></div></noscript>`;
+    const html = `<body>${notice}<main><h1>Release notes</h1>${prose("Release", 4)}</main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Release is a sentence");
+    expect(content).not.toContain("support JavaScript");
+
+    const crawlerView = `<body><div id="app"></div><noscript><h1>Thread</h1>${prose("Reply", 4)}</noscript></body>`;
+    expect(convertHtml(crawlerView).content).toContain("Reply is a sentence");
+  });
+
   it("keeps what class names call chrome when trusting them would leave next to nothing", () => {
     const cards = Array.from(
       { length: 8 },
