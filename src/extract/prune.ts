@@ -103,6 +103,11 @@ function removeCaptions(root: DomElement): void {
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
+    // Captions and credits outside a <figure>, named so by their class.
+    if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
+      doomed.push(node);
+      return false;
+    }
     if (tagOf(node) !== "figcaption") return true;
     // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
     const figure = node.parentNode;
@@ -111,6 +116,10 @@ function removeCaptions(root: DomElement): void {
   });
   for (const el of doomed) el.remove();
 }
+
+/** Class words of a photo's caption or credit. */
+const PHOTO_CAPTION_NAMES =
+  /(?:^|[\s_-])(?:(?:photo|image|img|picture)-?(?:caption|credit)s?|credit-?caption|wp-caption-text)(?=$|[\s_-])/i;
 
 /** Media a caption can describe. */
 const MEDIA_TAGS = new Set(["img", "picture", "video", "iframe", "svg", "canvas"]);

@@ -140,6 +140,21 @@ describe("extract: main", () => {
     expect(convertHtml(crawlerView).content).toContain("Reply is a sentence");
   });
 
+  it("drops photo captions and credits on articles, and keeps a quote's caption", () => {
+    const html = `<body><article><h1>Trail gear</h1>${prose("Gear", 3)}
+      <figure><img src="/a.jpg" alt="A tent at dawn"><figcaption>Credit: Jane Photographer</figcaption></figure>
+      <div class="photo-caption">The tent we pitched on the ridge, in a strong wind.</div>
+      <span class="image-credit">Photo by John Lens</span>
+      <figure><blockquote><p>Go light.</p></blockquote><figcaption>Ray Jardine</figcaption></figure>
+      ${prose("More", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    for (const gone of ["Jane Photographer", "pitched on the ridge", "John Lens"]) {
+      expect(content).not.toContain(gone);
+    }
+    expect(content).toContain("Ray Jardine");
+    expect(content).toContain("A tent at dawn");
+  });
+
   it("keeps what class names call chrome when trusting them would leave next to nothing", () => {
     const cards = Array.from(
       { length: 8 },
