@@ -116,12 +116,12 @@ describe("extract: main", () => {
     const html = `<body><article><h1>Pruning roses</h1>${prose("Roses", 4)}
       <p><a href="/login">Log in</a></p><p>Create an account</p><p><a href="/c">Contact us</a></p>
       <p><a href="/start" class="link">Get started today</a></p><div><a href="/more">Continue reading</a></div>
-      <p>Sort by: Featured</p><p>Filters</p><div><a href="/all">Show more</a></div>
+      <p>Sort by: Featured</p><p>Filters</p><div><a href="/all">Show more</a></div><p><a href="/x">Learn more</a></p>
       <p>You need to log in to the garden portal before ordering, as the shop explains.</p>
       ${prose("Pruning", 2)}</article></body>`;
     const { content } = convertHtml(html);
     const gone = ["Log in", "Create an account", "Contact us", "Get started", "Continue reading"];
-    for (const label of [...gone, "Sort by", "Filters", "Show more"]) {
+    for (const label of [...gone, "Sort by", "Filters", "Show more", "Learn more"]) {
       expect(content).not.toContain(label);
     }
     expect(content).toContain("You need to log in to the garden portal");
