@@ -131,7 +131,7 @@ describe("extract: main", () => {
     const notice = `<noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a
       result, your viewing experience will be diminished, and you have been placed in read-only mode.</p>
       <p>Please download a browser that supports JavaScript, or enable it if it's disabled.</p></div></noscript>`;
-    const html = `<body>${notice}<main><h1>Release notes</h1>${prose("Release", 4)}</main></body>`;
+    const html = `<body><main><h1>Release notes</h1>${prose("Release", 4)}${notice}${prose("Fixes", 4)}</main></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("Release is a sentence");
     expect(content).not.toContain("support JavaScript");
