@@ -5,7 +5,9 @@
  * density, class/id hints), keeping the best block and the siblings that look like content.
  *
  * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
- * cleaned body's text and the text outside it is not mostly links, the whole body is used.
+ * cleaned body's text and the text outside it is not mostly links, the whole body is used. And it
+ * must not pass the site's chrome off as content: a root inside the page's header or footer, or a
+ * page that is nine tenths footer, gives no content at all.
  * A later extractor will replace the scoring; the guard and the interface stay.
  */
 
@@ -136,21 +138,24 @@ export function selectMainContent(body: DomElement, document: DomDocument): DomE
 /** Share of a page's text in its footers from which the footer is all there is. */
 const FOOTER_ONLY_SHARE = 0.9;
 
-/** True when `el` lies within the page's `<header>` or `<footer>` (by tag or ARIA role). */
+/**
+ * True when `el` lies within the page's `<header>` or `<footer>` (or `role=banner`/`contentinfo`):
+ * one outside sectioning content, as ARIA maps it to a landmark. An article's own header is not.
+ */
 function inPageChrome(el: DomElement, body: DomElement): boolean {
+  let chrome = false;
   for (let node: DomNode | null = el; isElement(node) && node !== body; node = node.parentNode) {
-    if (isPageChrome(node)) return true;
+    if (chrome && SECTIONING_TAGS.has(tagOf(node))) return false;
+    const role = node.getAttribute("role")?.trim().toLowerCase();
+    if (role === "banner" || role === "contentinfo") return true;
+    const tag = tagOf(node);
+    if (tag === "header" || tag === "footer") chrome = true;
   }
-  return false;
+  return chrome;
 }
 
-/** `<header>`, `<footer>` and their ARIA roles. */
-function isPageChrome(el: DomElement): boolean {
-  const tag = tagOf(el);
-  if (tag === "header" || tag === "footer") return true;
-  const role = el.getAttribute("role")?.trim().toLowerCase();
-  return role === "banner" || role === "contentinfo";
-}
+/** Sectioning content: a `<header>` or `<footer>` inside one belongs to it, not to the page. */
+const SECTIONING_TAGS = new Set(["article", "aside", "main", "nav", "section"]);
 
 /** Share of `body`'s text inside footers (`<footer>`, `role=contentinfo`). */
 function footerShare(body: DomElement): number {

@@ -110,6 +110,10 @@ describe("extract: main", () => {
     expect(convertHtml(`<body><div id="app"></div>${footer}</body>`).content).toBe("");
     const header = `<header><div class="menu-panel"><p>${"Shop our new spring range today. ".repeat(8)}</p></div></header>`;
     expect(convertHtml(`<body><div id="app"></div>${header}</body>`).content).toBe("");
+    // A section's own header is the section's: a standfirst in it is content.
+    const standfirst = `<p>${"A long standfirst sentence, with commas, that reads as prose. ".repeat(6)}</p>`;
+    const section = `<body><section><header><div class="standfirst">${standfirst}${standfirst}</div></header></section></body>`;
+    expect(convertHtml(section).content).toContain("A long standfirst sentence");
   });
 
   it("drops account prompts and calls to action standing alone, not inside a sentence", () => {
