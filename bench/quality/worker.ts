@@ -93,13 +93,13 @@ function htmlToText(html: string): string {
     .trim();
 }
 
-async function run(system: SystemName, html: string, url: string): Promise<Omit<Prediction, "id">> {
+async function run(system: SystemName, page: Buffer, url: string): Promise<Omit<Prediction, "id">> {
   if (system === "webfetch") {
-    // As the product converts: on a pool thread with a bounded heap, the body as bytes.
-    const body = Buffer.from(html, "utf8");
+    // As the product converts: on a pool thread with a bounded heap, the body as the bytes
+    // served (never decoded to a string here, which would count against the RSS measured).
     const signal = new AbortController().signal;
     const convert = (format: "markdown" | "text") =>
-      pool!.convert(body, "text/html; charset=utf-8", { url, format, extract: "main" }, signal);
+      pool!.convert(page, "text/html; charset=utf-8", { url, format, extract: "main" }, signal);
     let t = performance.now();
     const md = await convert("markdown");
     const ms = performance.now() - t;
@@ -116,6 +116,7 @@ async function run(system: SystemName, html: string, url: string): Promise<Omit<
       ...(md.publishedAt === undefined ? {} : { date: md.publishedAt }),
     };
   }
+  const html = page.toString("utf8");
   const t = performance.now();
   const { document } = parseHTML(html);
   // The peers take linkedom's document in place of a browser DOM Document.
@@ -177,11 +178,11 @@ function peakRssKiB(): number {
 writeFileSync(outFile, "");
 const started = performance.now();
 for (const id of ids) {
-  const html = gunzipSync(readFileSync(join(dataDir, "html", `${id}.html.gz`))).toString("utf8");
+  const page = gunzipSync(readFileSync(join(dataDir, "html", `${id}.html.gz`)));
   const { url } = JSON.parse(readFileSync(join(dataDir, "ground-truth", `${id}.json`), "utf8"));
   let prediction: Prediction;
   try {
-    prediction = { id, ...(await run(system, html, url)) };
+    prediction = { id, ...(await run(system, page, url)) };
   } catch (error) {
     prediction = { id, text: "", ms: 0, error: String((error as Error)?.message ?? error) };
   }
