@@ -132,16 +132,20 @@ const COMMENTS =
 const CHROME =
   /(?:^|[\s_-])(?:sidebar|side-bar|breadcrumbs?|pagination|pager|menu|navbar|nav|navigation|masthead|site-header|site-footer|footer|header|related|recommended|newsletter|subscribe|signup|popup|modal|overlay|toc|table-of-contents|skip-link|skiplink|screen-reader-text|sr-only|visually-hidden|widget|editsection|author-?bio|about-?(?:the-?)?author|author-?box|author-?card|author-?info)(?=$|[\s_-])/i;
 
+/** Class/id words that make even a block of prose chrome: a bio, a signature, a post's footer. */
+const CHROME_EVEN_AS_PROSE_WORDS = "footer|signature|bio|flair|usertitle|userextras";
+/** …as a pattern of whole `-`/`_`-separated words. */
+const CHROME_EVEN_AS_PROSE = wholeWords(CHROME_EVEN_AS_PROSE_WORDS);
 /**
- * Chrome names that stay chrome beside a content word: an `entry-footer` (tags, share links), a
- * `post-signature` (the poster's card or a forum signature), a `content-disclaimer`.
+ * Chrome names that stay chrome beside a content word: those above (an `entry-footer`, a
+ * `post-signature`) and disclaimers, which can be prose a page means (a calculator's terms).
  */
-const UNMISTAKABLE_CHROME =
-  /(?:^|[\s_-])(?:footer|signature|disclaimer|disclosure|bio|flair|usertitle|userextras)(?=$|[\s_-])/i;
+const UNMISTAKABLE_CHROME = wholeWords(`${CHROME_EVEN_AS_PROSE_WORDS}|disclaimer|disclosure`);
 
-/** Of those, the names that make even a block of prose chrome (a disclaimer can be the page's). */
-const CHROME_EVEN_AS_PROSE =
-  /(?:^|[\s_-])(?:footer|signature|bio|flair|usertitle|userextras)(?=$|[\s_-])/i;
+/** A case-insensitive pattern matching any of `words` as a whole `-`/`_`-separated word. */
+function wholeWords(words: string): RegExp {
+  return new RegExp(`(?:^|[\\s_-])(?:${words})(?=$|[\\s_-])`, "i");
+}
 
 /**
  * Page builders wrap every block of a page, content included, in a "widget" (Elementor's

@@ -125,11 +125,13 @@ const SENTENCE_END = /\.(?: |$)/;
  * const root = selectMainContent(body, document);
  */
 export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
-  const root = chooseRoot(body, document);
+  const stats = measureText(body);
+  const root = chooseRoot(body, document, stats);
   // A page whose only text is its site header or footer (a shop that builds everything else
   // with scripts) has no main content: handing back the footer would pass a menu off as it.
+  // (Choosing the body changed nothing in it, so its stats still hold.)
   if (root !== body && inPageChrome(root, body)) return document.createElement("div");
-  if (root === body && footerShare(body) >= FOOTER_ONLY_SHARE) {
+  if (root === body && footerShare(body, stats) >= FOOTER_ONLY_SHARE) {
     return document.createElement("div");
   }
   return root;
@@ -158,8 +160,7 @@ function inPageChrome(el: DomElement, body: DomElement): boolean {
 const SECTIONING_TAGS = new Set(["article", "aside", "main", "nav", "section"]);
 
 /** Share of `body`'s text inside footers (`<footer>`, `role=contentinfo`). */
-function footerShare(body: DomElement): number {
-  const stats = measureText(body);
+function footerShare(body: DomElement, stats: StatsMap): number {
   const total = stats.get(body)?.chars ?? 0;
   if (total === 0) return 0;
   let inFooters = 0;
@@ -174,8 +175,7 @@ function footerShare(body: DomElement): number {
 }
 
 /** The main-content root, before the check that it is not the page's chrome. */
-function chooseRoot(body: DomElement, document: DomDocument): DomElement {
-  const stats = measureText(body);
+function chooseRoot(body: DomElement, document: DomDocument, stats: StatsMap): DomElement {
   const bodyStats = stats.get(body);
   if (!bodyStats || bodyStats.chars === 0) return body;
   const accept = (candidate: TextStats): boolean => isEnough(candidate, bodyStats);
