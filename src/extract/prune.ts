@@ -84,6 +84,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   // must go with it.
   removeBoilerplateSections(root, pageType);
   removeShortBlocks(root, FURNITURE);
+  removeShortBlocks(root, AFFILIATE_DISCLOSURE, MAX_DISCLOSURE_CHARS);
   if (pageType === "forum") removeShortBlocks(root, FORUM_FURNITURE);
   if (pageType === "product") {
     removeShortBlocks(root, SHOP_NOTICE);
@@ -164,7 +165,7 @@ const SHOP_NOTICE =
   /^(?:loading(?:\.\.\.|…)?|ready to ship|cost to ship\b.*|order (?:today|now|within|by)\b.*|(?:enjoy now with|pay in|or \d+ (?:interest-free )?payments)\b.*|one-time purchase\b.*|(?:replenish|subscribe) (?:&|and) save\b.*|frequently bought together|you can only make an offer\b.*|there was a problem calculating\b.*|[★☆\s]+(?:read )?(?:\d+ )?reviews?|[\d.,]+\s*(?:out of 5\s*)?(?:stars?)?\s*\(?[\d,.]+k?\)?\s*(?:reviews?|ratings?)|add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
 const FURNITURE =
-  /^(?:(?:previous|next|prev|older|newer)(?: post| article| story| entry| episode)?:?|(?:sign up|subscribe)(?: now| today| here)?(?: (?:for|to) (?:our|the) newsletter)?!?|join (?:the|our) (?:conversation|mailing list|newsletter)!?|see more in:?|you might (?:also )?like|more like this|advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|was this (?:page|article|doc|information) helpful\??|copy(?: code)?|copy to clipboard|copied!?|(?:log|sign) ?(?:in|up)(?: (?:free|for free|now|here|today))?|register(?: now| for free)?|create (?:an|your|a free) account|(?:join|sign up) for free(?: or log ?in)?|(?:create an account or )?(?:sign|log) in to (?:answer|reply|comment|post)\b.*|create an account or (?:sign|log) in\b.*|contact us(?: today| now)?|get in touch|(?:schedule|book|request) a (?:call|demo|consultation|quote)|get started(?: today| now| for free| free)?|start (?:your |a )?free trial|continue reading|follow us(?: on (?:social media|\w+))?|share this (?:article|post|story|page) with (?:your )?friends|loading(?:\.\.\.|…)?|filters?|sort(?: by)?(?::.{0,30})?|(?:show|view|see) (?:more|all|less)|table of contents|in this (?:article|post|guide)|on this page|(?:written|edited|reviewed|fact[- ]checked) by:?|author:?|learn more)$/i;
+  /^(?:(?:previous|next|prev|older|newer)(?: post| article| story| entry| episode)?:?|(?:sign up|subscribe)(?: now| today| here)?(?: (?:for|to) (?:our|the) newsletter)?!?|join (?:the|our) (?:conversation|mailing list|newsletter)!?|see more in:?|you might (?:also )?like|more like this|advertisement|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|was this (?:page|article|doc|information) helpful\??|copy(?: code)?|copy to clipboard|copied!?|(?:log|sign) ?(?:in|up)(?: (?:free|for free|now|here|today))?|register(?: now| for free| here| today)?|create (?:an|your|a free) account|(?:join|sign up) for free(?: or log ?in)?|(?:create an account or )?(?:sign|log) in to (?:answer|reply|comment|post)\b.*|create an account or (?:sign|log) in\b.*|contact us(?: today| now)?|get in touch|(?:schedule|book|request|get) a (?:free )?(?:call|demo|consultation|quote)|(?:sign|log) ?in or (?:join|register|sign ?up)|follow the author|pin (?:this|it) for later!?|(?:article|story) continues below|get (?:the|a|your|our) free [\w -]{1,30}!?|stay (?:connected|in touch)(?: with (?:me|us))?!?|get started(?: today| now| for free| free)?|start (?:your |a )?free trial|continue reading|follow us(?: on (?:social media|\w+))?|share this (?:article|post|story|page) with (?:your )?friends|loading(?:\.\.\.|…)?|filters?|sort(?: by)?(?::.{0,30})?|(?:show|view|see) (?:more|all|less)|table of contents|in this (?:article|post|guide)|on this page|(?:written|edited|reviewed|fact[- ]checked) by:?|author:?|learn more|(?:check|see|view|compare) (?:the )?(?:latest |current |best )?prices? (?:at|on) .{1,40}|shop now|results per page:?|filter (?:&|and) sort|shopping options|(?:you must |please )?(?:log ?in|sign ?in|sign up|register)\b.{0,40}\bto (?:reply|answer|comment|post|request)\b.*|already have an account\?.*|sign up for (?:a|an|your) (?:new |free )?account\b.*|(?:for .{1,40}, )?(?:sign up|subscribe) (?:for|to) (?:our|the) .{0,40}newsletters?[.!]?)$/i;
 /**
  * Forum furniture: post controls, member badges and counters of the author panel, and the
  * board's sign-in and navigation prompts.
@@ -174,18 +175,27 @@ const FORUM_FURNITURE =
 /** Longest block read as a notice or furniture. */
 const MAX_NOTICE_CHARS = 100;
 
-/** Removes short blocks (at most MAX_NOTICE_CHARS) whose whole text matches `pattern`. */
-function removeShortBlocks(root: DomElement, pattern: RegExp): void {
+/**
+ * A site's statement that it earns from the links it carries ("We may earn a commission…",
+ * "As an Amazon Associate I earn from qualifying purchases"), said in the first person.
+ */
+const AFFILIATE_DISCLOSURE =
+  /^(?=.*\b(?:we|i|us|our|this (?:site|post|article|page))\b)(?=.*\b(?:affiliate|commissions?|compensat\w*|qualifying purchases)\b).*\b(?:earn|receive|make|be paid|compensated|paid)\b/i;
+/** Longest affiliate disclosure. */
+const MAX_DISCLOSURE_CHARS = 400;
+
+/** Removes short blocks (at most `maxChars`) whose whole text matches `pattern`. */
+function removeShortBlocks(root: DomElement, pattern: RegExp, maxChars = MAX_NOTICE_CHARS): void {
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
-    if ((stats.get(node)?.chars ?? 0) > MAX_NOTICE_CHARS * 2) return true;
+    if ((stats.get(node)?.chars ?? 0) > maxChars * 2) return true;
     const text = textOf(node);
-    if (text.length > MAX_NOTICE_CHARS) return true;
+    if (text.length > maxChars) return true;
     // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
-    if (pattern.test(text) && (!INLINE_TAGS.has(tagOf(node)) || aloneInParent(node, text))) {
+    if (pattern.test(text) && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
       doomed.push(node);
       return false;
     }
@@ -246,9 +256,23 @@ const INLINE_TAGS = new Set([
   "sub",
 ]);
 
-function aloneInParent(el: DomElement, text: string): boolean {
+/**
+ * True when a phrasing element reads as a line of its own: it is all its parent says, or only
+ * block elements (or nothing) stand beside it, as a button link under a paragraph does.
+ */
+function standsAlone(el: DomElement, text: string): boolean {
   const parent = el.parentNode;
-  return isElement(parent) && textOf(parent) === text;
+  if (isElement(parent) && textOf(parent) === text) return true;
+  return lineEdge(el.previousSibling, "previousSibling") && lineEdge(el.nextSibling, "nextSibling");
+}
+
+/** True when the nearest sibling with something in it, going `way`, ends a line (or is none). */
+function lineEdge(start: DomNode | null, way: "previousSibling" | "nextSibling"): boolean {
+  for (let node = start; node !== null; node = node[way]) {
+    if (isElement(node)) return tagOf(node) === "br" || !INLINE_TAGS.has(tagOf(node));
+    if ((node.textContent ?? "").trim() !== "") return false;
+  }
+  return true;
 }
 
 /** Blocks that can be a menu. */

@@ -131,6 +131,53 @@ describe("extract: main", () => {
     expect(content).toContain("You need to log in to the garden portal");
   });
 
+  it("drops a call-to-action link standing on its own line under a paragraph", () => {
+    const html = `<body><article><h1>Training at scale</h1>${prose("Training", 4)}
+      <div class="cta"><h2>Centralize your training</h2><p>One place for every course, with reports.</p>
+      <a href="/demo">Book a demo</a></div>
+      <p>Ask us to <a href="/demo">book a demo</a> and we will.</p>${prose("Closing", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toMatch(/^\[Book a demo\]/m);
+    expect(content).toContain("[book a demo](/demo) and we will");
+  });
+
+  it("drops sign-in prompts, price buttons, list controls and newsletter prompts", () => {
+    const html = `<body><article><h1>Best trail shoes</h1>${prose("Shoes", 4)}
+      <p><a href="/r">Check price at REI</a></p><p>Results per page:</p><p>Filter &amp; Sort</p>
+      <p>You must log in or register to reply here.</p><p>Already have an account? Sign in here.</p>
+      <p>For daily tips, sign up for the Trail newsletter.</p><p>Get the FREE eBook!</p>
+      <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p>
+      <p>Runners who register here for the race get a shirt, the organisers say.</p>
+      ${prose("Closing", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    for (const label of [
+      "Check price",
+      "Results per page",
+      "Filter & Sort",
+      "must log in",
+      "Already have",
+      "newsletter",
+      "eBook",
+      "Register Here",
+      "Get a Quote",
+      "Pin this",
+    ]) {
+      expect(content).not.toContain(label);
+    }
+    expect(content).toContain("Runners who register here for the race");
+  });
+
+  it("drops a site's affiliate disclosure, not an article's sentence about affiliates", () => {
+    const html = `<body><article><h1>Best laptops</h1>
+      <p>We may earn a commission when you buy through links on this page.</p>${prose("Laptops", 4)}
+      <p>Affiliate programs pay bloggers a share of each sale, which critics say biases reviews.</p>
+      <p><em>As an Amazon Associate I earn from qualifying purchases.</em></p>${prose("Closing", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toContain("We may earn a commission");
+    expect(content).not.toContain("qualifying purchases");
+    expect(content).toContain("Affiliate programs pay bloggers");
+  });
+
   it("drops a noscript's 'enable JavaScript' notice and unwraps a noscript that is the page", () => {
     const notice = `<noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a
       result, your viewing experience will be diminished, and you have been placed in read-only mode.</p>
