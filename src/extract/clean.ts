@@ -220,6 +220,8 @@ function removeInvisible(body: DomElement): void {
   };
   const placeholders = new Map<string, DomElement>();
   const moves = new Map<string, string>(); // segment id → placeholder id, from the scripts
+  const preformatted: DomElement[] = [];
+  let preDepth = 0;
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
   walk(
     body,
@@ -262,15 +264,18 @@ function removeInvisible(body: DomElement): void {
         return false;
       }
       if (isTitleHolder(tag)) keepButtons++;
+      if (tag === "pre" && preDepth++ === 0) preformatted.push(node); // outermost only
       return true;
     },
     (el) => {
       if (isTitleHolder(tagOf(el))) keepButtons--;
+      if (tagOf(el) === "pre") preDepth--;
       if (styleHidden.open[styleHidden.open.length - 1] === el) styleHidden.open.pop();
     },
   );
   placeStreamedSegments(segments, placeholders, moves);
   for (const node of doomed) node.remove();
+  for (const pre of preformatted) removeLineNumberRuns(pre);
   // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style.
   for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
   removeAriaHidden(body, ariaHidden);
@@ -379,6 +384,39 @@ function isLineNumbers(el: DomElement, tag: string): boolean {
   const names = el.getAttribute("class");
   if (names === null) return false;
   return LINE_NUMBERS.test(names) || (tag === "td" && GUTTER_CELL.test(names));
+}
+
+/** Text of a line-number element. */
+const LINE_NUMBER = /^\d{1,5}$/;
+
+/**
+ * Removes line numbers that a code block renders as an element at the start of each line,
+ * without a class that says so (styled unselectable by a stylesheet): elements whose text is
+ * only a number, first in their line's element, and numbered one after another. Left in, they
+ * glue to the code ("1composer require…").
+ */
+function removeLineNumberRuns(pre: DomElement): void {
+  const numbers: DomElement[] = [];
+  walk(pre, (node) => {
+    if (!isElement(node)) return false;
+    if (node.firstElementChild === null && LINE_NUMBER.test(textOf(node)) && startsLine(node)) {
+      numbers.push(node);
+      return false;
+    }
+    return true;
+  });
+  if (numbers.length < 2) return;
+  const first = Number(textOf(numbers[0]!));
+  if (!numbers.every((el, i) => Number(textOf(el)) === first + i)) return;
+  for (const el of numbers) el.remove();
+}
+
+/** True when nothing with text comes before `el` in its parent (a blank line has only its number). */
+function startsLine(el: DomElement): boolean {
+  for (let node = el.previousSibling; node !== null; node = node.previousSibling) {
+    if ((node.textContent ?? "").trim() !== "") return false;
+  }
+  return true;
 }
 
 /** Headings and `<summary>`, whose buttons (accordions) carry text. */

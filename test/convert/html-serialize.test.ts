@@ -42,6 +42,22 @@ describe("code", () => {
     expect(md("<pre>one<br>two</pre>")).toBe("```\none\ntwo\n```");
   });
 
+  it("drops line numbers rendered at the start of each line, not numbers in the code", () => {
+    const numbered =
+      '<pre data-lang="sh"><div><span>1</span><div>composer require x</div></div>' +
+      "<div><span>2</span><div>composer install</div></div></pre>";
+    expect(md(numbered)).toBe("```sh\ncomposer require x\ncomposer install\n```");
+    expect(md("<pre><span>x = [</span><span>1</span>, <span>2</span>]</pre>")).toBe(
+      "```\nx = [1, 2]\n```",
+    );
+    // Not one after another: not a gutter.
+    expect(
+      md(
+        "<pre><div><span>7</span><span>a</span></div><div><span>9</span><span>b</span></div></pre>",
+      ),
+    ).toBe("```\n7a\n9b\n```");
+  });
+
   it("sizes inline code fences and pads backticks at the edges", () => {
     expect(md("<p><code>a`b</code></p>")).toBe("``a`b``");
     expect(md("<p><code>`x`</code></p>")).toBe("`` `x` ``");
