@@ -1,6 +1,7 @@
 /**
  * Removes what a reader never sees or never wants: scripts, styles, embedded objects, form
- * controls and hidden elements always; and for main-content extraction also page chrome
+ * controls and hidden elements always (unless the page hides its own content until a script
+ * shows it: an `<h1>`, `<main>` or `<article>` inside, or nothing else to read); and for main-content extraction also page chrome
  * (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog comment
  * sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
  * Readability's REGEXPS.
@@ -103,6 +104,11 @@ const CHROME_ROLES = new Set([
   "alertdialog",
   "tooltip",
 ]);
+
+/** A page whose visible text is at most this… */
+const MAX_VISIBLE_CHARS = 500;
+/** …and this share of the text its styles hide is read with the hidden text shown. */
+const VISIBLE_SHARE = 0.2;
 
 /** Cookie and consent banners (OneTrust, Didomi, Quantcast, …): substrings of class/id. */
 const CONSENT = /cookie|consent|gdpr|onetrust|didomi|qc-cmp|cmp-banner|privacy-banner/i;
@@ -215,6 +221,7 @@ function removeInvisible(body: DomElement): void {
   /** Elements hidden by inline style; those holding a landmark stay (see below). */
   const styleHidden = {
     all: [] as DomElement[],
+    outermost: [] as DomElement[],
     open: [] as DomElement[],
     landmarks: new Set<DomElement>(),
   };
@@ -255,6 +262,7 @@ function removeInvisible(body: DomElement): void {
       }
       if (LANDMARK_TAGS.has(tag)) for (const el of styleHidden.open) styleHidden.landmarks.add(el);
       if (isStyleHidden(node)) {
+        if (styleHidden.open.length === 0) styleHidden.outermost.push(node);
         styleHidden.all.push(node);
         styleHidden.open.push(node);
       }
@@ -277,7 +285,10 @@ function removeInvisible(body: DomElement): void {
   for (const node of doomed) node.remove();
   for (const pre of preformatted) removeLineNumberRuns(pre);
   // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style.
-  for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
+  const hiddenContent = styleHidden.outermost.filter((el) => !styleHidden.landmarks.has(el));
+  if (!holdsThePage(body, hiddenContent)) {
+    for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
+  }
   removeAriaHidden(body, ariaHidden);
   if (unwrapped.length === 0) return;
   // Pages that render the same content for scripts and in a <noscript> keep one copy.
@@ -287,6 +298,19 @@ function removeInvisible(body: DomElement): void {
     if (pageText.indexOf(sample) !== pageText.lastIndexOf(sample)) el.remove();
     else unwrap(el);
   }
+}
+
+/**
+ * True when elements hidden by a style hold the page: what is visible is next to nothing
+ * (MAX_VISIBLE_CHARS) beside them (VISIBLE_SHARE). Such a page hides its content until a
+ * script shows it, and is read as the script would show it.
+ */
+function holdsThePage(body: DomElement, hidden: readonly DomElement[]): boolean {
+  if (hidden.length === 0) return false;
+  let hiddenChars = 0;
+  for (const el of hidden) hiddenChars += textOf(el).length;
+  const visible = textOf(body).length - hiddenChars;
+  return visible <= MAX_VISIBLE_CHARS && visible < hiddenChars * VISIBLE_SHARE;
 }
 
 /**

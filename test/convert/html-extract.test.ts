@@ -288,6 +288,21 @@ describe("extract: main", () => {
     expect(content).not.toContain("Hidden menu");
   });
 
+  it("reads a page that a style hides whole, when next to nothing else is visible", () => {
+    const cards = Array.from(
+      { length: 6 },
+      (_, i) => `<li><a href="/i/${i}">Vintage poster ${i}</a>
+      <p>An original print from the sixties, in good condition, framed and ready to hang.</p></li>`,
+    );
+    const hiddenPage = `<body><p>Skip to content</p><div style="display:none"><h2>Collectibles</h2>
+      <ul>${cards.join("")}</ul></div><div style="display:none"><p>Hidden menu text.</p></div></body>`;
+    const { content } = convertHtml(hiddenPage);
+    expect(content).toContain("Vintage poster 5");
+    // With the page visible beside them, hidden parts stay out.
+    const visible = hiddenPage.replace("<p>Skip to content</p>", prose("Visible", 6));
+    expect(convertHtml(visible).content).not.toContain("Vintage poster");
+  });
+
   it("keeps every tab panel, chosen or not", () => {
     const html = `<body><main><h1>Install</h1>${prose("Intro", 3)}
       <div role="tabpanel"><p>brew install tool</p></div>
