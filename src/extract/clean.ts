@@ -18,6 +18,7 @@ import {
   type DomNode,
   type DomText,
   isElement,
+  isText,
   tagOf,
   textOf,
   walk,
@@ -307,10 +308,18 @@ function removeInvisible(body: DomElement): void {
  */
 function holdsThePage(body: DomElement, hidden: readonly DomElement[]): boolean {
   if (hidden.length === 0) return false;
+  // Visible text is counted only as far as the limit: most pages pass it in their first lines.
+  const skipped = new Set(hidden);
+  let visible = 0;
+  walk(body, (node) => {
+    if (visible > MAX_VISIBLE_CHARS) return false;
+    if (isText(node)) visible += node.data.trim().length;
+    return isElement(node) && !skipped.has(node);
+  });
+  if (visible > MAX_VISIBLE_CHARS) return false;
   let hiddenChars = 0;
   for (const el of hidden) hiddenChars += textOf(el).length;
-  const visible = textOf(body).length - hiddenChars;
-  return visible <= MAX_VISIBLE_CHARS && visible < hiddenChars * VISIBLE_SHARE;
+  return visible < hiddenChars * VISIBLE_SHARE;
 }
 
 /**
@@ -363,7 +372,11 @@ const STREAMED_MOVE = /\$R([CS])\("([BPS]:[0-9a-z]+)","([BPS]:[0-9a-z]+)"/gi;
 
 /** Records the segment moves a script makes. */
 function readStreamedMoves(script: DomElement, moves: Map<string, string>): void {
-  const code = textOf(script);
+  // The code as it is: collapsing the whitespace of a large script only costs time.
+  let code = "";
+  for (let child = script.firstChild; child !== null; child = child.nextSibling) {
+    if (isText(child)) code += child.data;
+  }
   if (!code.includes("$R")) return;
   for (const [, kind, a, b] of code.matchAll(STREAMED_MOVE)) {
     if (kind === "C") moves.set(b!, a!);

@@ -83,13 +83,14 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
-  removeShortBlocks(root, FURNITURE);
-  removeShortBlocks(root, AFFILIATE_DISCLOSURE, MAX_DISCLOSURE_CHARS);
-  if (pageType === "forum") removeShortBlocks(root, FORUM_FURNITURE);
-  if (pageType === "product") {
-    removeShortBlocks(root, SHOP_NOTICE);
-    removeProductAsides(root);
-  }
+  const notices: ShortBlockRule[] = [
+    { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
+    { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS },
+  ];
+  if (pageType === "forum") notices.push({ pattern: FORUM_FURNITURE, maxChars: MAX_NOTICE_CHARS });
+  if (pageType === "product") notices.push({ pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_CHARS });
+  removeShortBlocks(root, notices);
+  if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
   removeDuplicateBlocks(root);
 }
@@ -184,18 +185,27 @@ const AFFILIATE_DISCLOSURE =
 /** Longest affiliate disclosure. */
 const MAX_DISCLOSURE_CHARS = 400;
 
-/** Removes short blocks (at most `maxChars`) whose whole text matches `pattern`. */
-function removeShortBlocks(root: DomElement, pattern: RegExp, maxChars = MAX_NOTICE_CHARS): void {
+/** Blocks of at most `maxChars` whose whole text matches `pattern` go. */
+interface ShortBlockRule {
+  pattern: RegExp;
+  maxChars: number;
+}
+
+/** Removes short blocks that one of `rules` matches, in one walk. */
+function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): void {
+  let longest = 0;
+  for (const rule of rules) longest = Math.max(longest, rule.maxChars);
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
-    if ((stats.get(node)?.chars ?? 0) > maxChars * 2) return true;
+    if ((stats.get(node)?.chars ?? 0) > longest * 2) return true;
     const text = textOf(node);
-    if (text.length > maxChars) return true;
+    if (text.length > longest) return true;
+    const matches = rules.some((rule) => text.length <= rule.maxChars && rule.pattern.test(text));
     // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
-    if (pattern.test(text) && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
+    if (matches && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
       doomed.push(node);
       return false;
     }
