@@ -250,8 +250,10 @@ function declaredRoots(body: DomElement, stats: StatsMap): DomElement[] {
 
   const roots = [...largest(mains)];
   const byText = [...articles].sort((a, b) => chars(b) - chars(a));
-  const [first, second] = byText;
-  if (first && (!second || chars(first) >= chars(second) * DOMINANT_ARTICLE_RATIO)) {
+  const [largestArticle, second] = byText;
+  // The largest of a thread's posts (articles alike, side by side) is not the page: the thread is.
+  const first = largestArticle && promoteToRepeatedParent(largestArticle, stats, body, 1);
+  if (first && (!second || chars(largestArticle!) >= chars(second) * DOMINANT_ARTICLE_RATIO)) {
     // An article that is most of <main> and holds the title is the content without main's
     // extras (related posts, newsletter boxes); otherwise <main> comes first.
     const main = roots[0];
@@ -420,9 +422,14 @@ function promoteToCommonAncestor(
  * chapter. When the block, or an ancestor a few levels up, has MIN_REPEATED_SIBLINGS or more
  * siblings of the same tag and class that hold text, their parent is the content.
  */
-function promoteToRepeatedParent(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
+function promoteToRepeatedParent(
+  top: DomElement,
+  stats: StatsMap,
+  body: DomElement,
+  levels = REPEAT_LEVELS,
+): DomElement {
   let node: DomElement = top;
-  for (let level = 0; level < REPEAT_LEVELS; level++) {
+  for (let level = 0; level < levels; level++) {
     const parent = node.parentNode;
     if (!isElement(parent) || parent === body) return top;
     const signature = unitSignature(node);

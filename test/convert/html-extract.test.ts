@@ -73,6 +73,17 @@ describe("extract: main", () => {
     for (const x of ["A is", "B is", "C is", "D is"]) expect(content).toContain(x);
   });
 
+  it("keeps every post of a thread whose posts are articles, however long the first", () => {
+    const post = (who: string, n: number) =>
+      `<article class="message message--post"><h4>${who}</h4>${prose(`${who} says`, n)}</article>`;
+    const html = `<body><div class="thread"><h1>Squad 2024</h1>
+      ${post("Opener", 12)}${post("Second", 1)}${post("Third", 1)}${post("Fourth", 1)}</div>
+      <div class="sidebar"><p>${"Members online now. ".repeat(3)}</p></div></body>`;
+    const { content } = convertHtml(html);
+    for (const who of ["Opener", "Second", "Third", "Fourth"])
+      expect(content).toContain(`${who} says`);
+  });
+
   it("scores pages without landmarks and keeps content siblings", () => {
     const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
       <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
