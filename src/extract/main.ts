@@ -45,7 +45,7 @@ const MAX_ALTERNATIVES = 50;
 /** Siblings alike (same tag and class, with text) that make their parent the root: posts, cards. */
 const MIN_REPEATED_SIBLINGS = 3;
 /** How many levels above the best block repeated siblings are looked for. */
-const REPEAT_LEVELS = 3;
+const REPEAT_LEVELS = 4;
 /** Tags that repeat as units of content even without a class. */
 const UNIT_TAGS = new Set(["article", "section", "li", "tr"]);
 
@@ -446,10 +446,21 @@ function promoteToRepeatedParent(
   return top;
 }
 
+/** Class names that vary between units alike: zebra stripes and position markers. */
+const VARYING_CLASS = /^(?:odd|even|alt|alternate|first|last|active|selected|is-[\w-]+)$/i;
+/** Numbers in class names (`row1`/`row2`, `contentBackground1`/`contentBackground2`). */
+const CLASS_NUMBER = /\d+/g;
+
 /** Tag and class of an element that can repeat as a unit; `undefined` for anonymous blocks. */
 function unitSignature(el: DomElement): string | undefined {
   const tag = tagOf(el);
-  const names = (el.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(" ");
+  const names = (el.getAttribute("class") ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter((name) => !VARYING_CLASS.test(name))
+    .map((name) => name.replace(CLASS_NUMBER, "#"))
+    .sort()
+    .join(" ");
   if (names === "" && !UNIT_TAGS.has(tag)) return undefined;
   return `${tag}.${names}`;
 }

@@ -84,6 +84,17 @@ describe("extract: main", () => {
       expect(content).toContain(`${who} says`);
   });
 
+  it("keeps every post of a thread whose posts alternate their classes and nest deep", () => {
+    const post = (who: string, i: number) =>
+      `<div class="postItem bg${(i % 2) + 1}"><div class="author">${who}</div><div class="rcontent">
+        <div class="wrap"><div class="body"><div class="postText">${`${who} writes a reply with commas, clauses, and detail. `.repeat(i === 0 ? 12 : 3)}</div></div></div></div></div>`;
+    const html = `<body><div class="topic"><h1>Tiny houses</h1>
+      ${["Travis", "Mike", "Dana", "Lee"].map(post).join("")}</div>
+      <div class="nav"><a href="/a">Forums</a> <a href="/b">Search</a></div></body>`;
+    const { content } = convertHtml(html);
+    for (const who of ["Travis", "Mike", "Dana", "Lee"]) expect(content).toContain(`${who} writes`);
+  });
+
   it("scores pages without landmarks and keeps content siblings", () => {
     const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
       <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
