@@ -24,10 +24,10 @@ const FORUM_TYPES = new Set(["discussionforumposting", "qapage"]);
 const FORUM_PATH =
   /\/t\/[^/]+\/\d+|\/t\/\d+\/|\/d\/\d+-|\/(?:threads?|forums?|discussions?)\/[^/]|\/questions\/\d+|\/r\/[^/]+\/comments\/|[?&]topic=\d|showtopic|viewtopic\.php|showthread\.php|\/topic\/\d+|\/thread-\d+/i;
 /**
- * Hosts of forums: `forum.`, `forums.`, `community.`, `discuss.` subdomains, and sites named for
- * their forum (`warriorforum.com`, `avforums.com`, `l-camera-forum.com`).
+ * Hosts of forums: `forum.`, `forums.`, `community.`, `discuss.` and `lemmy.` subdomains, and
+ * sites named for their forum (`warriorforum.com`, `avforums.com`, `l-camera-forum.com`).
  */
-const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?)\.|forum[\w-]*\.[a-z]+$/i;
+const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?|lemmy)\.|forum[\w-]*\.[a-z]+$/i;
 
 /** JSON-LD types of a product page. */
 const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);

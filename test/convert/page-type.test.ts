@@ -1,0 +1,37 @@
+/**
+ * Page types read from what a page says about itself and from its URL: the profile extraction
+ * follows (on a forum the replies are content, on a blog they are not).
+ */
+
+import { describe, expect, it } from "vitest";
+import { gatherMetadata } from "../../src/extract/metadata.js";
+import { classifyPage } from "../../src/extract/page-type.js";
+import { parseDocument } from "../../src/extract/parse.js";
+
+/** The type of a page with `head` markup at `url`. */
+function typeOf(url: string, head = ""): string {
+  const document = parseDocument(`<html><head>${head}</head><body><p>Text</p></body></html>`);
+  return classifyPage(gatherMetadata(document), url);
+}
+
+describe("classifyPage", () => {
+  it("knows forums by their software, their JSON-LD, their host and their thread paths", () => {
+    expect(typeOf("https://example.com/x", '<meta name="generator" content="Discourse 3.2">')).toBe(
+      "forum",
+    );
+    const qa = '<script type="application/ld+json">{"@type":"QAPage"}</script>';
+    expect(typeOf("https://example.com/x", qa)).toBe("forum");
+    expect(typeOf("https://forum.example.com/anything")).toBe("forum");
+    expect(typeOf("https://lemmy.ml/post/21018364")).toBe("forum");
+    expect(typeOf("https://example.com/threads/chains.42/")).toBe("forum");
+  });
+
+  it("tells products, listings and documentation apart, and calls the rest a page", () => {
+    const offer = '<script type="application/ld+json">{"@type":"Product","offers":{}}</script>';
+    expect(typeOf("https://shop.example.com/p", offer)).toBe("product");
+    const list = '<script type="application/ld+json">{"@type":"ItemList"}</script>';
+    expect(typeOf("https://example.com/best", list)).toBe("listing");
+    expect(typeOf("https://docs.example.com/start")).toBe("documentation");
+    expect(typeOf("https://example.com/blog/post/12")).toBe("page");
+  });
+});
