@@ -536,10 +536,14 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         // A class name is a weak sign: a block of prose is read as content whatever it is
         // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
         // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
+        const forumForm = tag === "form" && pageType === "forum";
         const byName =
-          ((tag === "form" && pageType === "forum") || !CHROME_TAGS.has(tag)) &&
+          (forumForm || !CHROME_TAGS.has(tag)) &&
           !CHROME_ROLES.has(attr(node, "role").toLowerCase());
-        const prose = chars >= PROSE_CHARS && linkDensity(s) < PROSE_LINK_DENSITY;
+        // A post wrapped in a form (old Reddit's comments) is prose however short.
+        const prose =
+          (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
+          linkDensity(s) < PROSE_LINK_DENSITY;
         const removable = total === 0 || chars <= total * MAX_REMOVED_SHARE;
         // …except under a name that leaves no doubt: an author's bio or a signature is prose too.
         const unmistakable = removable && CHROME_EVEN_AS_PROSE.test(namesOf(node));
@@ -590,6 +594,25 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   const left = total - removed;
   const keepNamed = named.size > 0 && left < total * MIN_LEFT_SHARE && left < MIN_POST_CHARS;
   for (const el of doomed) if (!(keepNamed && named.has(el))) el.remove();
+}
+
+/** Tags of a form's fields that stay after its controls are gone. */
+const FIELD_TAGS = new Set(["label", "legend", "fieldset"]);
+/** Tags of a post's text. */
+const POST_TEXT_TAGS = new Set(["p", "blockquote", "pre"]);
+
+/** True when a form wraps a post (paragraphs, no fields to fill in), as on old Reddit. */
+function wrapsPost(form: DomElement): boolean {
+  let paragraphs = false;
+  let fields = false;
+  walk(form, (node) => {
+    if (!isElement(node) || fields) return false;
+    const tag = tagOf(node);
+    fields = FIELD_TAGS.has(tag);
+    paragraphs ||= POST_TEXT_TAGS.has(tag);
+    return !fields;
+  });
+  return paragraphs && !fields;
 }
 
 /** Class and id of `el`, without page-builder widget names. */

@@ -361,6 +361,24 @@ describe("extract: main", () => {
     }
   });
 
+  it("keeps a thread's comments wrapped in forms (old Reddit), not its reply and search forms", () => {
+    const comment = (who: string, text: string) =>
+      `<div class="comment"><p class="tagline"><a href="/u/${who}">${who}</a> 42 points</p>
+      <form class="usertext"><input type="hidden" name="thing_id"><div class="md"><p>${text}</p></div></form></div>`;
+    const html = `<body><div class="content"><h1>Hair follicles grown in the lab</h1>${prose("Post", 3)}
+      ${comment("ragnar", "Might this also be a cure for tinnitus, one day?")}
+      ${comment("baron", "I dream of a day where there is silence and not ringing.")}
+      ${comment("rich", "Thankfully, I do not notice it anymore unless someone brings it up.")}
+      <form class="reply"><label>Name</label><input name="n"><p>By posting you agree to the terms of the site, as always.</p></form></div></body>`;
+    const { content } = convertHtml(html, {
+      url: "https://old.reddit.com/r/science/comments/1rku5x9/x/",
+    });
+    expect(content).toContain("a cure for tinnitus");
+    expect(content).toContain("silence and not ringing");
+    expect(content).toContain("do not notice it anymore");
+    expect(content).not.toContain("By posting you agree");
+  });
+
   it("does not take a short notice beside a grid of product cards for the page", () => {
     const card = (n: number) =>
       `<li class="product"><a href="/p/${n}"><h2>Cup number ${n}</h2><span>$${n}.00</span></a></li>`;
