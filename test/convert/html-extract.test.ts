@@ -364,7 +364,8 @@ describe("extract: main", () => {
   it("keeps a thread's comments wrapped in forms (old Reddit), not its reply and search forms", () => {
     const comment = (who: string, text: string) =>
       `<div class="comment"><p class="tagline"><a href="/u/${who}">${who}</a> 42 points</p>
-      <form class="usertext"><input type="hidden" name="thing_id"><div class="md"><p>${text}</p></div></form></div>`;
+      <form class="usertext"><input type="hidden" name="thing_id"><div class="md"><p>${text}</p></div></form>
+      <ul class="buttons"><li>embed</li><li>save</li><li>parent</li></ul></div>`;
     const html = `<body><div class="content"><h1>Hair follicles grown in the lab</h1>${prose("Post", 3)}
       ${comment("ragnar", "Might this also be a cure for tinnitus, one day?")}
       ${comment("baron", "I dream of a day where there is silence and not ringing.")}
@@ -377,6 +378,7 @@ describe("extract: main", () => {
     expect(content).toContain("silence and not ringing");
     expect(content).toContain("do not notice it anymore");
     expect(content).not.toContain("By posting you agree");
+    expect(content).not.toMatch(/^(?:embed|save|parent)$/m);
   });
 
   it("does not take a short notice beside a grid of product cards for the page", () => {
