@@ -473,7 +473,21 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {
   const style = el.getAttribute("style");
-  return style !== null && HIDDEN_STYLE.test(style) && !isTabPanel(el);
+  return style !== null && HIDDEN_STYLE.test(style) && !isTabPanel(el) && !isAccordionPanel(el);
+}
+
+/** Names of collapsible sections and of the lists that hold them. */
+const ACCORDION_NAMES = /accordion|collaps|expand|faq/i;
+
+/**
+ * Accordion panels: closed until their heading is clicked, but content (FAQ answers, a guide's
+ * steps). ARIA marks them `role=region`; pages name them, or the accordion holding them.
+ */
+function isAccordionPanel(el: DomElement): boolean {
+  if (attr(el, "role").toLowerCase() === "region") return true;
+  const parent = el.parentNode;
+  const parentNames = isElement(parent) ? `${attr(parent, "class")} ${attr(parent, "id")}` : "";
+  return ACCORDION_NAMES.test(`${attr(el, "class")} ${attr(el, "id")} ${parentNames}`);
 }
 
 /** Tab panels: hidden until their tab is chosen, but every one is content (install steps per OS). */

@@ -334,6 +334,19 @@ describe("extract: main", () => {
     for (const kept of ["brew", "apt-get", "winget"]) expect(content).toContain(kept);
   });
 
+  it("keeps closed accordion panels, and still drops other parts a style hides", () => {
+    const html = `<body><main><h1>Going solar</h1>${prose("Intro", 3)}
+      <div class="es-accordion"><h3><button>Step 1</button></h3>
+        <div role="region" style="display:none"><p>Get an engineering site visit first.</p></div>
+        <h3><button>Step 2</button></h3>
+        <div class="accordion-body" style="display: none"><p>File the permits with the city.</p></div></div>
+      <div style="display:none"><p>Popup you never opened.</p></div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("engineering site visit");
+    expect(content).toContain("File the permits");
+    expect(content).not.toContain("Popup you never opened");
+  });
+
   it("reads an Elementor page, whose every block is a 'widget'", () => {
     const widget = (inner: string) =>
       `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${inner}</div></div>`;
