@@ -465,9 +465,10 @@ function isTitleHolder(tag: string): boolean {
 
 /** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
-  if (isTabPanel(el)) return false;
-  if (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") return true;
-  return tag === "dialog" && !el.hasAttribute("open");
+  const hidden =
+    (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
+    (tag === "dialog" && !el.hasAttribute("open"));
+  return hidden && !isTabPanel(el) && !isAccordionPanel(el);
 }
 
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
