@@ -267,7 +267,9 @@ function removeInvisible(body: DomElement): void {
         styleHidden.all.push(node);
         styleHidden.open.push(node);
       }
-      if (attr(node, "aria-hidden").toLowerCase() === "true") ariaHidden.push(node);
+      if (attr(node, "aria-hidden").toLowerCase() === "true" && !isAccordionPanel(node)) {
+        ariaHidden.push(node);
+      }
       if (tag === "button" && keepButtons === 0) {
         doomed.push(node);
         return false;

@@ -340,12 +340,14 @@ describe("extract: main", () => {
         <div role="region" style="display:none"><p>Get an engineering site visit first.</p></div>
         <h3><button>Step 2</button></h3>
         <div class="accordion-body" style="display: none"><p>File the permits with the city.</p></div>
-        <h3><button>Step 3</button></h3><div class="panel" hidden><p>Schedule the inspection.</p></div></div>
+        <h3><button>Step 3</button></h3><div class="panel" hidden><p>Schedule the inspection.</p></div>
+        <h3><button>Step 4</button></h3><div class="panel" aria-hidden="true"><p>Switch the system on.</p></div></div>
       <div style="display:none"><p>Popup you never opened.</p></div></main></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("engineering site visit");
     expect(content).toContain("File the permits");
     expect(content).toContain("Schedule the inspection");
+    expect(content).toContain("Switch the system on");
     expect(content).not.toContain("Popup you never opened");
   });
 
