@@ -257,7 +257,12 @@ function removeInvisible(body: DomElement): void {
           return true;
         }
       }
-      if (ALWAYS_REMOVED_TAGS.has(tag) || isHidden(node, tag) || isLineNumbers(node, tag)) {
+      if (
+        ALWAYS_REMOVED_TAGS.has(tag) ||
+        isHidden(node, tag) ||
+        isLineNumbers(node, tag) ||
+        FORM_STATUS.test(attr(node, "class"))
+      ) {
         doomed.push(node);
         return false;
       }
@@ -478,6 +483,14 @@ function isStyleHidden(el: DomElement): boolean {
   const style = el.getAttribute("style");
   return style !== null && HIDDEN_STYLE.test(style) && !isTabPanel(el) && !isAccordionPanel(el);
 }
+
+/**
+ * A form's status messages ("Thank you! Your submission has been received!", "Oops! Something
+ * went wrong…"), which the site's stylesheet hides until the form is sent: Webflow's
+ * `w-form-done`/`w-form-fail`, Contact Form 7's response box, and class names that say so.
+ */
+const FORM_STATUS =
+  /(?:^|\s)(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|[\w-]*form[-_]*(?:success|error|fail|done|message|thank)[\w-]*)(?=\s|$)/i;
 
 /** Names of collapsible sections and of the lists that hold them. */
 const ACCORDION_NAMES = /accordion|collaps|expand|faq/i;

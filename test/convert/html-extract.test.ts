@@ -351,6 +351,21 @@ describe("extract: main", () => {
     expect(content).not.toContain("Popup you never opened");
   });
 
+  it("drops a form's status messages, which show only once the form is sent", () => {
+    const html = `<body><main><h1>Catering 101</h1>${prose("Intro", 3)}
+      <div class="w-form"><form><input name="email"><input type="submit" value="Get it"></form>
+        <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
+        <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div></div>
+      <div class="article-feedback__success-message">Thanks for your feedback!</div>
+      <p>Error messages in a form should say how to fix the input.</p></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Intro");
+    expect(content).toContain("Error messages in a form");
+    expect(content).not.toContain("submission has been received");
+    expect(content).not.toContain("Something went wrong");
+    expect(content).not.toContain("Thanks for your feedback");
+  });
+
   it("reads an Elementor page, whose every block is a 'widget'", () => {
     const widget = (inner: string) =>
       `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${inner}</div></div>`;
