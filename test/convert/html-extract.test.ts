@@ -169,6 +169,7 @@ describe("extract: main", () => {
       <p>You must log in or register to reply here.</p><p>Already have an account? Sign in here.</p>
       <p>For daily tips, sign up for the Trail newsletter.</p><p>Get the FREE eBook!</p>
       <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p>
+      <p><a href="/g">Add Trailnews as a preferred source on Google</a> to see more of us.</p>
       <p>Runners who register here for the race get a shirt, the organisers say.</p>
       ${prose("Closing", 2)}</article></body>`;
     const { content } = convertHtml(html);
@@ -183,6 +184,7 @@ describe("extract: main", () => {
       "Register Here",
       "Get a Quote",
       "Pin this",
+      "preferred source",
     ]) {
       expect(content).not.toContain(label);
     }
@@ -383,12 +385,13 @@ describe("extract: main", () => {
     const post = (
       n: number,
     ) => `<div class="post"><div class="userinfo"><a href="/u/${n}">user${n}</a>
-      <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div></div>
+      <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div>
+      <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div></div>`;
     const html = `<body><main>${[1, 2, 3].map(post).join("")}</main></body>`;
     const { content } = convertHtml(html, { url: "https://forum.example.com/threads/chains.42/" });
     for (const n of [1, 2, 3]) expect(content).toContain(`Post${n} is a sentence`);
-    for (const gone of ["Join Date", "1,077", "Senior Member", "Reply With Quote"]) {
+    for (const gone of ["Join Date", "1,077", "Senior Member", "Reply With Quote", "Threads"]) {
       expect(content).not.toContain(gone);
     }
   });
