@@ -154,19 +154,18 @@ function trimHead(blocks: Block[], total: number, doomed: Set<DomElement>): void
   for (let i = at + 1; i < blocks.length && i <= at + MAX_BYLINE_BLOCKS; i++) {
     const block = blocks[i]!;
     if (block.chars > MAX_STANDFIRST_CHARS) break;
-    const text = block.text.trim();
-    // "Posted on the forum on 2025-07-09:" introduces what follows.
-    if (block.chars <= MAX_BYLINE_CHARS && BYLINE.test(text) && !text.endsWith(":")) {
-      doomed.add(block.el);
-    }
+    if (isByline(block)) doomed.add(block.el);
   }
   if (at === 0 || at > MAX_BLOCKS_BEFORE_TITLE) return;
   // Images before the title (a product's photo) are content; their neighbours are not.
   const before = blocks.slice(0, at).filter((b) => !KEPT_TAGS.has(b.tag));
   const chars = before.reduce((sum, b) => sum + b.chars, 0);
   if (chars > total * MAX_TRIM_SHARE) return;
-  if (before.some((b) => b.chars > MAX_FURNITURE_CHARS)) return;
-  for (const block of before) doomed.add(block.el);
+  // With a longer block among them (a summary over the title), only bylines and link lines go.
+  const whole = before.every((b) => b.chars <= MAX_FURNITURE_CHARS);
+  for (const block of before) {
+    if (whole || isLinkLine(block) || isByline(block)) doomed.add(block.el);
+  }
 }
 
 /** Levels above a block looked at for the card it belongs to. */
@@ -229,13 +228,19 @@ function firstClass(el: DomElement): string {
 
 /** Bylines, dates and reading times under a title. */
 const BYLINE =
-  /^(?:(?:by|posted|published|updated|last updated|written by|author)\b|\d+\s*min(?:ute)?s?\s+read\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}$|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}$|\d{4}-\d{2}-\d{2}$)/i;
+  /^(?:(?:by|posted|published|updated|last updated|written by|author)\b|\d+\s*min(?:ute)?s?\s+read\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}$|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}$|\d{4}-\d{2}-\d{2}$)/i;
 /** Longest byline line. */
 const MAX_BYLINE_CHARS = 80;
 /** How many blocks under a title are looked at for the byline. */
 const MAX_BYLINE_BLOCKS = 6;
 /** A block longer than this under the title is the text: the byline is above it. */
 const MAX_STANDFIRST_CHARS = 300;
+
+/** A byline or date line; "Posted on the forum on 2025-07-09:" introduces what follows. */
+function isByline(block: Block): boolean {
+  const text = block.text.trim();
+  return block.chars <= MAX_BYLINE_CHARS && BYLINE.test(text) && !text.endsWith(":");
+}
 
 /** Short and mostly links; a sentence that carries a link ("See the guide for more.") is not. */
 function isLinkLine(block: Block): boolean {

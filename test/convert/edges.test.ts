@@ -43,6 +43,16 @@ describe("extract: edges", () => {
       expect(content).not.toContain(gone);
   });
 
+  it("drops dates and link lines over a title that has a summary above it, not the summary", () => {
+    const html = `<body><article>
+      <p>How I ported a parser to a new language, from no tests passing to all of them, and then how I made it fast.</p>
+      <div><a href="/t/parsing">parsing</a> <a href="/t/swift">swift</a></div><p><em>15 Dec, 2025</em></p>
+      <h1>Porting a parser</h1>${paragraphs(9)}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("How I ported a parser");
+    for (const gone of ["swift", "15 Dec"]) expect(content).not.toContain(gone);
+  });
+
   it("keeps a listing's last cards and a closing table", () => {
     const card = (n: number) =>
       `<li class="product"><p class="title"><a href="/p/${n}">Chair ${n}</a></p><p class="price">$${n}9.00</p></li>`;
