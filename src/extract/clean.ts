@@ -261,7 +261,7 @@ function removeInvisible(body: DomElement): void {
         ALWAYS_REMOVED_TAGS.has(tag) ||
         isHidden(node, tag) ||
         isLineNumbers(node, tag) ||
-        FORM_STATUS.test(attr(node, "class"))
+        isFormStatus(node)
       ) {
         doomed.push(node);
         return false;
@@ -430,8 +430,10 @@ function isLineNumbers(el: DomElement, tag: string): boolean {
   return LINE_NUMBERS.test(names) || (tag === "td" && GUTTER_CELL.test(names));
 }
 
-/** Text of a line-number element. */
+/** Text of a line-number element, untrimmed: code indented to a number (`  1,`) is code. */
 const LINE_NUMBER = /^\d{1,5}$/;
+/** Text after a number that makes it part of an expression (`1,` in an array, `2)`). */
+const EXPRESSION_GOES_ON = /^[,;:.)\]}]/;
 
 /**
  * Removes line numbers that a code block renders as an element at the start of each line,
@@ -443,7 +445,12 @@ function removeLineNumberRuns(pre: DomElement): void {
   const numbers: DomElement[] = [];
   walk(pre, (node) => {
     if (!isElement(node)) return false;
-    if (node.firstElementChild === null && LINE_NUMBER.test(textOf(node)) && startsLine(node)) {
+    if (
+      node.firstElementChild === null &&
+      LINE_NUMBER.test(node.textContent ?? "") &&
+      startsLine(node) &&
+      !EXPRESSION_GOES_ON.test(textAfter(node))
+    ) {
       numbers.push(node);
       return false;
     }
@@ -453,6 +460,15 @@ function removeLineNumberRuns(pre: DomElement): void {
   const first = Number(textOf(numbers[0]!));
   if (!numbers.every((el, i) => Number(textOf(el)) === first + i)) return;
   for (const el of numbers) el.remove();
+}
+
+/** The text that follows `el` in its parent, leading whitespace dropped. */
+function textAfter(el: DomElement): string {
+  for (let node = el.nextSibling; node !== null; node = node.nextSibling) {
+    const text = (node.textContent ?? "").trimStart();
+    if (text !== "") return text;
+  }
+  return "";
 }
 
 /** True when nothing with text comes before `el` in its parent (a blank line has only its number). */
@@ -485,25 +501,57 @@ function isStyleHidden(el: DomElement): boolean {
 }
 
 /**
- * A form's status messages ("Thank you! Your submission has been received!", "Oops! Something
- * went wrong…"), which the site's stylesheet hides until the form is sent: Webflow's
- * `w-form-done`/`w-form-fail`, Contact Form 7's response box, and class names that say so.
+ * Class names of a form's status messages ("Thank you! Your submission has been received!",
+ * "Oops! Something went wrong…"): Webflow's `w-form-done`/`w-form-fail`, Contact Form 7's
+ * response box, and names that say so.
  */
 const FORM_STATUS =
-  /(?:^|\s)(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|[\w-]*form[-_]*(?:success|error|fail|done|message|thank)[\w-]*)(?=\s|$)/i;
+  /(?:^|\s)(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|(?:[\w-]*[-_])?form[-_]+(?:success|error|fail|done|message|thank)[\w-]*)(?=\s|$)/i;
+/** Levels above a status message looked at for the form holding it. */
+const FORM_STATUS_LEVELS = 3;
 
-/** Names of collapsible sections and of the lists that hold them. */
+/**
+ * True for a form's status message, which the site's stylesheet hides until the form is sent.
+ * Named so, and in its form or beside it: an article's `error-message` box quoting a stack
+ * trace is not one.
+ */
+function isFormStatus(el: DomElement): boolean {
+  if (!FORM_STATUS.test(attr(el, "class"))) return false;
+  const parent = el.parentNode;
+  if (!isElement(parent)) return false;
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    if (tagOf(sibling) === "form") return true;
+  }
+  let up: DomNode | null = parent;
+  for (let level = 0; level < FORM_STATUS_LEVELS && isElement(up); level++, up = up.parentNode) {
+    if (tagOf(up) === "form") return true;
+  }
+  return false;
+}
+
+/** Names of collapsible sections… */
 const ACCORDION_NAMES = /accordion|collaps|expand|faq/i;
+/** …of the lists that hold them… */
+const ACCORDION_LIST_NAMES = /accordion|faq/i;
+/** …and of menus that collapse too (Bootstrap's `navbar-collapse`), which are not content. */
+const MENU_NAMES = /nav|menu/i;
 
 /**
  * Accordion panels: closed until their heading is clicked, but content (FAQ answers, a guide's
- * steps). ARIA marks them `role=region`; pages name them, or the accordion holding them.
+ * steps). ARIA marks them `role=region` labelled by their heading; pages name them, or the
+ * accordion holding them.
  */
 function isAccordionPanel(el: DomElement): boolean {
-  if (attr(el, "role").toLowerCase() === "region") return true;
+  if (attr(el, "role").toLowerCase() === "region" && el.hasAttribute("aria-labelledby")) {
+    return true;
+  }
+  const names = `${attr(el, "class")} ${attr(el, "id")}`;
+  if (MENU_NAMES.test(names)) return false;
+  if (ACCORDION_NAMES.test(names)) return true;
   const parent = el.parentNode;
-  const parentNames = isElement(parent) ? `${attr(parent, "class")} ${attr(parent, "id")}` : "";
-  return ACCORDION_NAMES.test(`${attr(el, "class")} ${attr(el, "id")} ${parentNames}`);
+  return (
+    isElement(parent) && ACCORDION_LIST_NAMES.test(`${attr(parent, "class")} ${attr(parent, "id")}`)
+  );
 }
 
 /** Tab panels: hidden until their tab is chosen, but every one is content (install steps per OS). */

@@ -171,6 +171,11 @@ describe("extract: main", () => {
       <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p>
       <p><a href="/g">Add Trailnews as a preferred source on Google</a> to see more of us.</p>
       <p>Runners who register here for the race get a shirt, the organisers say.</p>
+      <p>Add your site on Google Search Console and submit the sitemap.</p>
+      <p>Sign up for a free account at the club and verify your email.</p>
+      <p>Register at the county office to request a permit for the event.</p>
+      <h2>Get your free trail map</h2><p>Every ranger station hands them out, no questions asked.</p>
+      <p>Brokers earn a commission, i.e. a share of each sale, and our readers should know it.</p>
       ${prose("Closing", 2)}</article></body>`;
     const { content } = convertHtml(html);
     for (const label of [
@@ -189,6 +194,15 @@ describe("extract: main", () => {
       expect(content).not.toContain(label);
     }
     expect(content).toContain("Runners who register here for the race");
+    for (const kept of [
+      "Add your site on Google Search Console",
+      "Sign up for a free account at the club",
+      "Register at the county office to request",
+      "Get your free trail map",
+      "Brokers earn a commission",
+    ]) {
+      expect(content).toContain(kept);
+    }
   });
 
   it("drops a site's affiliate disclosure, not an article's sentence about affiliates", () => {
@@ -344,8 +358,13 @@ describe("extract: main", () => {
         <div class="accordion-body" style="display: none"><p>File the permits with the city.</p></div>
         <h3><button>Step 3</button></h3><div class="panel" hidden><p>Schedule the inspection.</p></div>
         <h3><button>Step 4</button></h3><div class="panel" aria-hidden="true"><p>Switch the system on.</p></div></div>
+      <h3 id="s5"><button>Step 5</button></h3>
+      <div role="region" aria-labelledby="s5" hidden><p>Read the meter each month.</p></div>
+      <div role="region" aria-live="polite" hidden><p>Toast you never saw.</p></div>
       <div style="display:none"><p>Popup you never opened.</p></div></main></body>`;
     const { content } = convertHtml(html);
+    expect(content).toContain("Read the meter each month");
+    expect(content).not.toContain("Toast you never saw");
     expect(content).toContain("engineering site visit");
     expect(content).toContain("File the permits");
     expect(content).toContain("Schedule the inspection");
@@ -358,9 +377,12 @@ describe("extract: main", () => {
       <div class="w-form"><form><input name="email"><input type="submit" value="Get it"></form>
         <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
         <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div></div>
-      <div class="article-feedback__success-message">Thanks for your feedback!</div>
-      <p>Error messages in a form should say how to fix the input.</p></main></body>`;
+      <div class="article-feedback"><form><input type="radio" name="helpful"></form>
+        <div class="article-feedback__success-message">Thanks for your feedback!</div></div>
+      <p>Error messages in a form should say how to fix the input.</p>
+      <div class="error-message">TypeError: cart is undefined</div></main></body>`;
     const { content } = convertHtml(html);
+    expect(content).toContain("TypeError: cart is undefined");
     expect(content).toContain("Intro");
     expect(content).toContain("Error messages in a form");
     expect(content).not.toContain("submission has been received");

@@ -56,6 +56,13 @@ describe("code", () => {
         "<pre><div><span>7</span><span>a</span></div><div><span>9</span><span>b</span></div></pre>",
       ),
     ).toBe("```\n7a\n9b\n```");
+    // Numbers that are the code: an array one item a line (Shiki), indented or not.
+    const line = (inner: string) => `<span class="line">${inner}</span>\n`;
+    expect(
+      md(
+        `<pre>${line("<span>[</span>")}${line("<span>  1</span><span>,</span>")}${line("<span>2</span><span>,</span>")}${line("<span>3</span>")}${line("<span>]</span>")}</pre>`,
+      ),
+    ).toBe("```\n[\n  1,\n2,\n3\n]\n```");
   });
 
   it("sizes inline code fences and pads backticks at the edges", () => {
