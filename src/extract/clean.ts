@@ -1,9 +1,10 @@
 /**
  * Removes what a reader never sees or never wants: scripts, styles, embedded objects, form
- * controls and hidden elements always (unless the page hides its own content until a script
- * shows it: an `<h1>`, `<main>` or `<article>` inside, or nothing else to read); and for main-content extraction also page chrome
- * (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog comment
- * sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
+ * controls, form status messages and hidden elements always (unless the page hides its own
+ * content until a script shows it: an `<h1>`, `<main>` or `<article>` inside, or nothing else
+ * to read; tab and accordion panels are content too); and for main-content extraction also page
+ * chrome (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog
+ * comment sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
  * Readability's REGEXPS.
  *
  * Pattern matches are guesses, so they are guarded: an element holding more than
@@ -219,7 +220,10 @@ function removeInvisible(body: DomElement): void {
   const unwrapped: DomElement[] = [];
   const ariaHidden: DomElement[] = [];
   const segments: DomElement[] = [];
-  /** Elements hidden by inline style; those holding a landmark stay (see below). */
+  /**
+   * Elements hidden by inline style (`all`; `outermost`, those not inside another; `open`, the
+   * ones the walk is inside); those holding a landmark stay (see below).
+   */
   const styleHidden = {
     all: [] as DomElement[],
     outermost: [] as DomElement[],
@@ -486,7 +490,10 @@ function isTitleHolder(tag: string): boolean {
   );
 }
 
-/** True for elements the page hides: `hidden`, `aria-hidden`, inline `display:none`, closed dialogs. */
+/**
+ * True for elements the `hidden` attribute hides, and closed dialogs; tab and accordion panels
+ * are not hidden parts.
+ */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   const hidden =
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
@@ -686,7 +693,7 @@ function wrapsPost(form: DomElement): boolean {
   walk(form, (node) => {
     if (!isElement(node) || fields) return false;
     const tag = tagOf(node);
-    fields = FIELD_TAGS.has(tag);
+    fields ||= FIELD_TAGS.has(tag);
     paragraphs ||= POST_TEXT_TAGS.has(tag);
     return !fields;
   });

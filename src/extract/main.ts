@@ -251,19 +251,23 @@ function declaredRoots(body: DomElement, stats: StatsMap): DomElement[] {
   const roots = [...largest(mains)];
   const byText = [...articles].sort((a, b) => chars(b) - chars(a));
   const [largestArticle, second] = byText;
-  // The largest of a thread's posts (articles alike, side by side) is not the page: the thread is.
-  const first = largestArticle && promoteToRepeatedParent(largestArticle, stats, body, 1);
-  if (first && (!second || chars(largestArticle!) >= chars(second) * DOMINANT_ARTICLE_RATIO)) {
+  if (
+    largestArticle !== undefined &&
+    (!second || chars(largestArticle) >= chars(second) * DOMINANT_ARTICLE_RATIO)
+  ) {
+    // The largest of a thread's posts (articles alike, side by side) is not the page: the
+    // thread is.
+    const article = promoteToRepeatedParent(largestArticle, stats, body, 1);
     // An article that is most of <main> and holds the title is the content without main's
     // extras (related posts, newsletter boxes); otherwise <main> comes first.
     const main = roots[0];
     const narrower =
       main !== undefined &&
-      contains(main, first) &&
-      chars(first) >= chars(main) * ARTICLE_IN_MAIN_SHARE &&
-      holdsTitleOf(first, main);
-    if (narrower) roots.unshift(first);
-    else roots.push(first);
+      contains(main, article) &&
+      chars(article) >= chars(main) * ARTICLE_IN_MAIN_SHARE &&
+      holdsTitleOf(article, main);
+    if (narrower) roots.unshift(article);
+    else roots.push(article);
   }
   roots.push(...largest(roleMains), ...largest(articleBodies));
   return roots;
@@ -420,7 +424,8 @@ function promoteToCommonAncestor(
 /**
  * The best block is often one of several alike: a post of a thread, a card of a listing, a
  * chapter. When the block, or an ancestor a few levels up, has MIN_REPEATED_SIBLINGS or more
- * siblings of the same tag and class that hold text, their parent is the content.
+ * siblings of the same tag and class that hold text, their parent is the content. `levels`
+ * bounds how far up the ancestors are looked at.
  */
 function promoteToRepeatedParent(
   top: DomElement,
@@ -448,8 +453,11 @@ function promoteToRepeatedParent(
 
 /** Class names that vary between units alike: zebra stripes and position markers. */
 const VARYING_CLASS = /^(?:odd|even|alt|alternate|first|last|active|selected|is-[\w-]+)$/i;
-/** Numbers in class names (`row1`/`row2`, `contentBackground1`/`contentBackground2`). */
-const CLASS_NUMBER = /\d+/g;
+/**
+ * Small numbers in class names (`row1`/`row2`, `bg1`/`bg2`); an id-like number (`post-101`)
+ * names one post, and posts of different ids are not alike.
+ */
+const CLASS_NUMBER = /(?<!\d)\d{1,2}(?!\d)/g;
 
 /** Tag and class of an element that can repeat as a unit; `undefined` for anonymous blocks. */
 function unitSignature(el: DomElement): string | undefined {

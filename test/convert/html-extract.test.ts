@@ -95,6 +95,28 @@ describe("extract: main", () => {
     for (const who of ["Travis", "Mike", "Dana", "Lee"]) expect(content).toContain(`${who} writes`);
   });
 
+  it("keeps every post of a thread whose posts are striped odd and even", () => {
+    const post = (who: string, i: number) =>
+      `<div class="message ${i % 2 ? "even" : "odd"}"><div class="author">${who}</div><div class="text">
+        <div class="inner"><div class="body">${`${who} writes a reply with commas, clauses, and detail. `.repeat(i === 0 ? 12 : 3)}</div></div></div></div>`;
+    const html = `<body><div class="thread"><h1>Tiny houses</h1>
+      ${["Travis", "Mike", "Dana", "Lee"].map(post).join("")}</div>
+      <div class="nav"><a href="/a">Forums</a> <a href="/b">Search</a></div></body>`;
+    const { content } = convertHtml(html);
+    for (const who of ["Travis", "Mike", "Dana", "Lee"]) expect(content).toContain(`${who} writes`);
+  });
+
+  it("does not take a blog post's next posts, numbered by id, for a thread", () => {
+    const next = (id: number) =>
+      `<article class="post-${id} post type-post"><h2><a href="/p/${id}">Post ${id}</a></h2>
+        <p>Teaser ${id} of another post, with a clause or two, to make it read.</p></article>`;
+    const html = `<body><div id="primary"><article class="post-101 post type-post"><h1>Pruning roses</h1>
+      ${prose("Roses", 8)}</article>${[202, 303, 404].map(next).join("")}</div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Roses is a sentence");
+    expect(content).not.toContain("Teaser 202");
+  });
+
   it("scores pages without landmarks and keeps content siblings", () => {
     const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
       <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
@@ -168,7 +190,8 @@ describe("extract: main", () => {
       <p><a href="/r">Check price at REI</a></p><p>Results per page:</p><p>Filter &amp; Sort</p>
       <p>You must log in or register to reply here.</p><p>Already have an account? Sign in here.</p>
       <p>For daily tips, sign up for the Trail newsletter.</p><p>Get the FREE eBook!</p>
-      <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p>
+      <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p><p>Stay connected!</p>
+      <p>Follow the author</p><p>Article continues below</p><p>Shop now</p><p>Sign in or join</p>
       <p><a href="/g">Add Trailnews as a preferred source on Google</a> to see more of us.</p>
       <p>Runners who register here for the race get a shirt, the organisers say.</p>
       <p>Add your site on Google Search Console and submit the sitemap.</p>
@@ -190,6 +213,11 @@ describe("extract: main", () => {
       "Get a Quote",
       "Pin this",
       "preferred source",
+      "Stay connected",
+      "Follow the author",
+      "continues below",
+      "Shop now",
+      "Sign in or join",
     ]) {
       expect(content).not.toContain(label);
     }
