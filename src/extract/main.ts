@@ -5,9 +5,9 @@
  * density, class/id hints), keeping the best block and the siblings that look like content.
  *
  * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
- * cleaned body's text and the text outside it is not mostly links, the whole body is used. And it
- * must not pass the site's chrome off as content: a root inside the page's header or footer, or a
- * page that is nine tenths footer, gives no content at all.
+ * cleaned body's text and the text outside it is not nearly all links, the whole body is
+ * used. And it must not pass the site's chrome off as content: a root inside the page's header
+ * or footer, or a page that is nine tenths footer, gives no content at all.
  * A later extractor will replace the scoring; the guard and the interface stay.
  */
 
@@ -25,8 +25,12 @@ import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats
 
 /** A chosen root must hold at least this share of the body's text… */
 const MIN_ROOT_SHARE = 0.25;
-/** …unless at least this share of the text outside it is link text (menus, link lists). */
-const OUTSIDE_LINK_SHARE = 0.5;
+/**
+ * …unless at least this share of the text outside it is link text (menus, link lists). Cards
+ * of a listing are mostly links too (a linked title over a short excerpt or a price), but not
+ * this much: a feed left outside a small `<main>` is the page.
+ */
+const OUTSIDE_LINK_SHARE = 0.9;
 /** A root this short must hold MIN_SMALL_ROOT_SHARE of the body's text, links outside or not. */
 const MIN_ROOT_CHARS = 300;
 const MIN_SMALL_ROOT_SHARE = 0.1;
@@ -204,7 +208,7 @@ function chooseRoot(body: DomElement, document: DomDocument, stats: StatsMap): D
   return wrapper;
 }
 
-/** The "not too little" rule: enough of the body's text, or what is left out is mostly links. */
+/** The "not too little" rule: enough of the body's text, or what is left out is all but links. */
 function isEnough(candidate: TextStats, body: TextStats): boolean {
   if (candidate.chars === 0) return false;
   if (candidate.chars >= body.chars * MIN_ROOT_SHARE) return true;

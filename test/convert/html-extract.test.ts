@@ -117,6 +117,18 @@ describe("extract: main", () => {
     expect(content).not.toContain("Teaser 202");
   });
 
+  it("takes a blog's feed left outside a small <main>, not only the featured post", () => {
+    const card = (n: number) =>
+      `<article class="card"><h2><a href="/p/${n}">Scaling the video pipeline for millions of viewers, part ${n}</a></h2>
+        <p>How we cut costs by ${n}0%.</p></article>`;
+    const html = `<body><main><h1>Tech blog</h1><p>Featured: how our recommendations work, from the first
+      experiments with ratings to the models that rank every row of the home page today.</p></main>
+      <section class="feed">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join("")}</section></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Featured: how our recommendations work");
+    for (const n of [1, 5, 8]) expect(content).toContain(`part ${n}`);
+  });
+
   it("scores pages without landmarks and keeps content siblings", () => {
     const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
       <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
