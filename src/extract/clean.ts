@@ -125,6 +125,13 @@ const CONSENT_MANAGER =
 const ADS =
   /(?:^|[\s_-])(?:ads?|adv|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)(?=$|[\s_\d-])/i;
 
+/**
+ * BEM modifiers (`block--modifier`): an ad word there says what a block carries or how a CMS
+ * flags it (`container--section-more-ads` around a news feed, Drupal's `node--promoted` on the
+ * article itself), not that the block is an ad slot.
+ */
+const BEM_MODIFIER = /--[\w-]*/g;
+
 /** Share buttons and social widgets. */
 const SHARE =
   /(?:^|[\s_-])(?:share|sharing|sharedaddy|shareaholic|addthis|social\w*|sociable|follow-us)(?=$|[\s_-])/i;
@@ -590,8 +597,6 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
-        // On a forum a "comments" block this big is the thread (smaller ones are the comments
-        // under each answer, as on Stack Exchange).
         // On a forum a "comments" block this big is the thread, and one "comment" block is a
         // post; smaller lists of comments are the remarks under each answer (Stack Exchange's
         // `li.comment`).
@@ -724,7 +729,9 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   const names = namesOf(el);
   if (names === "") return undefined;
-  if (CONSENT.test(names) || ADS.test(names) || SHARE.test(names)) return "noise";
+  if (CONSENT.test(names) || ADS.test(names.replace(BEM_MODIFIER, "")) || SHARE.test(names)) {
+    return "noise";
+  }
   if (COMMENTS.test(names)) return "comments";
   if (CHROME.test(names) && !CHROME_EXEMPT.test(names)) return "chrome";
   if (UNMISTAKABLE_CHROME.test(names)) return "chrome";

@@ -129,6 +129,24 @@ describe("extract: main", () => {
     for (const n of [1, 5, 8]) expect(content).toContain(`part ${n}`);
   });
 
+  it("reads an ad word in a BEM modifier as a note on the block, not as an ad slot", () => {
+    const card = (n: number) =>
+      `<article class="card${n === 6 ? " card--promoted" : ""}"><h2><a href="/n/${n}">Storm closes ${n} ports along the coast</a></h2>
+        <p>The wind reaches ${n}0 knots; closures last until the weekend.</p></article>`;
+    const topics = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/t/${i}">Topic number ${i}</a></li>`,
+    );
+    const html = `<body><main><h1>Weather</h1><p>Latest storm coverage from our desk.</p></main>
+      <div class="container container--section-more-ads"><section class="feed">
+      ${[1, 2, 3, 4, 5, 6].map(card).join("")}</section>
+      <div class="ad-slot"><p>Buy the sponsor's raincoat today, now with free shipping on every order.</p></div></div>
+      <ul class="topics">${topics.join("")}</ul><div class="more">${topics.join("")}</div></body>`;
+    const { content } = convertHtml(html);
+    for (const n of [1, 6]) expect(content).toContain(`Storm closes ${n} ports`);
+    expect(content).not.toContain("sponsor's raincoat");
+  });
+
   it("scores pages without landmarks and keeps content siblings", () => {
     const html = `<body><div id="nav"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div>
       <div id="story">${prose("Lead", 3)}${prose("Body", 3)}</div>
