@@ -15,6 +15,7 @@
 
 import {
   attr,
+  childElements,
   type DomElement,
   type DomNode,
   type DomText,
@@ -533,9 +534,7 @@ function isFormStatus(el: DomElement): boolean {
   if (!FORM_STATUS.test(attr(el, "class"))) return false;
   const parent = el.parentNode;
   if (!isElement(parent)) return false;
-  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
-    if (tagOf(sibling) === "form") return true;
-  }
+  if (childElements(parent).some((sibling) => tagOf(sibling) === "form")) return true;
   let up: DomNode | null = parent;
   for (let level = 0; level < FORM_STATUS_LEVELS && isElement(up); level++, up = up.parentNode) {
     if (tagOf(up) === "form") return true;
@@ -729,9 +728,9 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   const names = namesOf(el);
   if (names === "") return undefined;
-  if (CONSENT.test(names) || ADS.test(names.replace(BEM_MODIFIER, "")) || SHARE.test(names)) {
-    return "noise";
-  }
+  // Modifiers are cut only from names that name an ad: most names name none.
+  const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, ""));
+  if (CONSENT.test(names) || ad || SHARE.test(names)) return "noise";
   if (COMMENTS.test(names)) return "comments";
   if (CHROME.test(names) && !CHROME_EXEMPT.test(names)) return "chrome";
   if (UNMISTAKABLE_CHROME.test(names)) return "chrome";
