@@ -20,6 +20,7 @@ import {
   walk,
 } from "./dom.js";
 import type { PageType } from "./page-type.js";
+import { removeRepeatedQuotes } from "./quotes.js";
 import { measureText } from "./stats.js";
 
 /** Headings that open a section of page furniture, which ends at the next heading as high. */
@@ -93,6 +94,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
   removeDuplicateBlocks(root);
+  if (pageType === "forum") removeRepeatedQuotes(root);
 }
 
 /**

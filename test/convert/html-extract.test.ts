@@ -468,6 +468,34 @@ describe("extract: main", () => {
     }
   });
 
+  it("drops a reply's quote of a post the thread shows, keeping quotes of posts it does not", () => {
+    const said = (who: string, text: string) =>
+      `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">${who} said:</div>
+      <div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">${text}</div>
+      <div class="bbCodeBlock-expandLink">Click to expand...</div></div></blockquote>`;
+    const post = (who: string, body: string) =>
+      `<article class="message"><div class="message-name">${who}</div><div class="bbWrapper">${body}</div></article>`;
+    const ann = "I ended up installing Linux Mint on an old laptop and it went quite smoothly.";
+    const lost =
+      "The old thread said the driver has to be built from source on every kernel update.";
+    const html = `<body><main><h1>Linux on old laptops</h1>
+      ${post("Ann", `${ann}<br>It needs more time to get into, though, as any new system does.`)}
+      ${post("Bob", `${said("Ann", ann)}Mint works well on my desktop too, and Debian ran our whole back end at work.`)}
+      ${post("Cy", `${said("Dee", lost)}That was true years ago, but the distribution packages the driver now.`)}
+      ${post("Eve", `${said("Dee", lost)}Packaged or not, it still breaks for me after each kernel update.`)}
+      </main></body>`;
+    const { content } = convertHtml(html, {
+      url: "https://forum.example.com/threads/linux-on-old-laptops.42/",
+    });
+    // Ann's post shows once: Bob's quote of it goes (with its "Ann said:"), his reply stays.
+    expect(content.split("Linux Mint on an old laptop").length - 1).toBe(1);
+    expect(content).toContain("Mint works well on my desktop");
+    // Dee's post is not on this page: one of the two quotes of it stays.
+    expect(content.split("built from source").length - 1).toBe(1);
+    expect(content).toContain("the distribution packages the driver now");
+    expect(content).toContain("it still breaks for me");
+  });
+
   it("keeps a thread's comments wrapped in forms (old Reddit), not its reply and search forms", () => {
     const comment = (who: string, text: string) =>
       `<div class="comment"><p class="tagline"><a href="/u/${who}">${who}</a> 42 points</p>
