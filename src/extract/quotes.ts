@@ -1,7 +1,7 @@
 /**
  * Quoted repeats in a thread: a reply that quotes an earlier post ("PeterT said: …") repeats
- * text the thread already shows. The quote goes when every long line of it is found elsewhere
- * in the content; one the page does not otherwise show (its post is on another page of the
+ * text the thread already shows. The quote goes when every long line of it is shown again
+ * elsewhere in the content; one the page does not otherwise show (its post is on another page of the
  * thread) is kept, and so is every reply around a quote.
  */
 
@@ -54,8 +54,12 @@ const QUOTE_HOLDER_TAGS = new Set(["div", "aside", "section", "blockquote"]);
  */
 const MIN_QUOTED_WORDS = 8;
 
-/** Quotes examined at most, which bounds the work on a hostile page. */
+/**
+ * Quotes examined at most, and the text they may hold together as a multiple of the content's:
+ * nested quotes are read once per level, and this bounds the work on a hostile page.
+ */
 const MAX_QUOTES = 500;
+const QUOTE_WORK_RATIO = 4;
 
 /** Whitespace runs (including NBSP), compared as one space. */
 const WHITESPACE_RUN = /[\s\u00a0]+/g;
@@ -78,16 +82,22 @@ export function removeRepeatedQuotes(root: DomElement): void {
     return true;
   });
   if (quotes.length === 0) return;
-  const text = textLines(root).join(" ");
-  // How often a line was taken away with a removed quote: each removal uses up one copy, so a
-  // post quoted twice but shown nowhere else keeps one of its quotes.
-  const used = new Map<string, number>();
+  // Copies of each line left in the content: a removed quote uses one up, so a post quoted
+  // twice but shown nowhere else keeps one of its quotes.
+  const copies = new Map<string, number>();
+  let budget = 0;
+  for (const line of textLines(root)) {
+    copies.set(line, (copies.get(line) ?? 0) + 1);
+    budget += line.length * QUOTE_WORK_RATIO;
+  }
   for (const quote of quotes) {
     if (!isUnder(quote, root)) continue; // inside a quote removed already
-    const lines = textLines(quote).filter((line) => wordCount(line) >= MIN_QUOTED_WORDS);
-    if (lines.length === 0) continue;
-    if (!lines.every((line) => copies(text, line) - (used.get(line) ?? 0) >= 2)) continue;
-    for (const line of lines) used.set(line, (used.get(line) ?? 0) + 1);
+    const lines = textLines(quote);
+    for (const line of lines) budget -= line.length;
+    if (budget < 0) return;
+    const long = lines.filter((line) => wordCount(line) >= MIN_QUOTED_WORDS);
+    if (long.length === 0 || !long.every((line) => (copies.get(line) ?? 0) >= 2)) continue;
+    for (const line of lines) copies.set(line, (copies.get(line) ?? 1) - 1);
     quote.remove();
   }
 }
@@ -135,13 +145,6 @@ function textLines(el: DomElement): string[] {
   );
   flush();
   return lines;
-}
-
-/** Occurrences of `line` in `text`, counted up to 3 (enough to tell one from several). */
-function copies(text: string, line: string): number {
-  let n = 0;
-  for (let at = text.indexOf(line); at !== -1 && n < 3; at = text.indexOf(line, at + 1)) n++;
-  return n;
 }
 
 function wordCount(line: string): number {

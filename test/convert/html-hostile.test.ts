@@ -53,6 +53,16 @@ describe("deep nesting", () => {
     expect(lists.length).toBeLessThan(100);
   });
 
+  it("weighs a thread's quotes within bounds: 100,000 nested, or 20,000 of one post", () => {
+    const url = "https://forum.example.com/threads/quotes.1/";
+    const line = "<p>A line of a post with more than eight words in it, quoted over and over.</p>";
+    const nested = `<main>${line}${"<blockquote>".repeat(100_000)}${line}x</main>`;
+    expect(convertHtml(nested, { url, format: "text" }).content).toContain("quoted over");
+    const many = `<main>${line}${`<blockquote>${line}</blockquote>`.repeat(20_000)}</main>`;
+    const { content } = convertHtml(many, { url, format: "text" });
+    expect(content.split("quoted over").length - 1).toBe(1);
+  });
+
   it("survives deep nests of tables, links and inline formatting", () => {
     expect(convertHtml(`${"<table><tr><td>".repeat(30_000)}cell`).content).toBe("cell");
     expect(
