@@ -459,6 +459,7 @@ describe("extract: main", () => {
     ) => `<div class="post"><div class="userinfo"><a href="/u/${n}">user${n}</a>
       <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
+      <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
       ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div></div>`;
     const html = `<body><main>${[1, 2, 3].map(post).join("")}</main></body>`;
     const { content } = convertHtml(html, { url: "https://forum.example.com/threads/chains.42/" });
@@ -466,6 +467,8 @@ describe("extract: main", () => {
     for (const gone of ["Join Date", "1,077", "Senior Member", "Reply With Quote", "Threads"]) {
       expect(content).not.toContain(gone);
     }
+    expect(content).toContain("Mar 4, 2025");
+    expect(content).not.toMatch(/#\d/);
   });
 
   it("drops a reply's quote of a post the thread shows, keeping quotes of posts it does not", () => {
