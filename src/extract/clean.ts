@@ -10,7 +10,8 @@
  * Pattern matches are guesses, so they are guarded: an element holding more than
  * MAX_REMOVED_SHARE of the page's text is kept (a forum whose posts sit in `class="comments"`,
  * a restaurant page whose content is `class="menu"`), and so are its descendants of the same
- * kind.
+ * kind. A `<header>`, `<footer>` or `<nav>` is surer evidence and may hold more
+ * (MAX_CHROME_LANDMARK_SHARE).
  */
 
 import {
@@ -180,6 +181,13 @@ const PATTERN_EXEMPT_TAGS = new Set(["html", "body", "main", "article"]);
  * class says.
  */
 const MAX_REMOVED_SHARE = 0.5;
+
+/**
+ * The page's banner, footer and navigation say what they are by their tag: one goes even when
+ * it holds this much of the page's text (a mega-menu, a footer of a hundred links and blurbs).
+ */
+const MAX_CHROME_LANDMARK_SHARE = 0.7;
+const CHROME_LANDMARK_TAGS = new Set(["header", "footer", "nav"]);
 
 /** Text length from which a block matched only by class/id is prose, kept if not link-heavy. */
 const PROSE_CHARS = 500;
@@ -633,7 +641,10 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         const prose =
           (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
           linkDensity(s) < PROSE_LINK_DENSITY;
-        const removable = total === 0 || chars <= total * MAX_REMOVED_SHARE;
+        const removable =
+          total === 0 ||
+          chars <=
+            total * (CHROME_LANDMARK_TAGS.has(tag) ? MAX_CHROME_LANDMARK_SHARE : MAX_REMOVED_SHARE);
         // …except under a name that leaves no doubt: an author's bio or a signature is prose too.
         const unmistakable = removable && CHROME_EVEN_AS_PROSE.test(namesOf(node));
         if (byName && prose && kind !== "comments" && !unmistakable) return true;

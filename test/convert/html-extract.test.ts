@@ -471,6 +471,19 @@ describe("extract: main", () => {
     expect(content).not.toMatch(/#\d/);
   });
 
+  it("drops a page footer that holds more of the text than the page, but not a named block", () => {
+    const blurb = (n: number) =>
+      `<div class="col"><h4>Column ${n}</h4><p>Our store ships worldwide, with free returns, gift wrapping and a price promise on every order, column ${n}.</p><a href="/c/${n}">More</a></div>`;
+    const footer = `<footer>${Array.from({ length: 6 }, (_, i) => blurb(i + 1)).join("")}</footer>`;
+    const page = `<body><div class="page"><h1>Bike helmets</h1>${prose("Helmets", 4)}</div>${footer}</body>`;
+    const { content } = convertHtml(page);
+    expect(content).toContain("Helmets is a sentence");
+    expect(content).not.toContain("Our store ships worldwide");
+    // Named like a footer but not one by its tag: as much text is weak evidence, and it stays.
+    const named = page.replace("<footer>", '<div class="footer">').replace("</footer>", "</div>");
+    expect(convertHtml(named).content).toContain("Our store ships worldwide");
+  });
+
   it("drops a reply's quote of a post the thread shows, keeping quotes of posts it does not", () => {
     const said = (who: string, text: string) =>
       `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">${who} said:</div>
