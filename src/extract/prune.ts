@@ -68,6 +68,9 @@ const MAX_COMMENTS_HEADING_CHARS = 240;
 /** A boilerplate-headed section holding more than this share of the root's prose is kept. */
 const MAX_SECTION_SHARE = 0.5;
 
+/** Text left beside a boilerplate-headed section that makes it furniture whatever its size. */
+const MIN_POST_BESIDE_CHARS = 1000;
+
 /** Link share above which the blocks after a contents heading are its list. */
 const TOC_LINK_SHARE = 0.5;
 
@@ -431,7 +434,9 @@ function removeSection(
     doomed.push(next);
   }
   // A "section" holding most of the content is the content under an odd title: Invision forums
-  // head their thread "Recommended Posts", a manual's chapter page is its table of contents.
+  // head their thread "Recommended Posts", a manual's chapter page is its table of contents, a
+  // blog's front page its "Latest posts". Unless a post of its own stands beside it: then it
+  // is a long teaser list under the post ("Latest News", three summaries with "Read More").
   let chars = 0;
   let links = 0;
   for (const node of doomed) {
@@ -440,7 +445,11 @@ function removeSection(
     chars += all;
     links += linked;
   }
-  if (chars > rootChars * MAX_SECTION_SHARE && (linksOnly || links < chars * TOC_LINK_SHARE)) {
+  if (
+    chars > rootChars * MAX_SECTION_SHARE &&
+    (linksOnly || links < chars * TOC_LINK_SHARE) &&
+    rootChars - chars < MIN_POST_BESIDE_CHARS
+  ) {
     return;
   }
   for (const node of doomed) node.remove();

@@ -471,6 +471,21 @@ describe("extract: main", () => {
     expect(content).not.toMatch(/#\d/);
   });
 
+  it("drops a teaser list longer than the post above it, but not a blog front page's posts", () => {
+    const teaser = (n: number) =>
+      `<article class="post"><h3><a href="/blog/${n}">Story number ${n}</a></h3><p>March ${n}, 2025</p>
+      ${prose(`Teaser${n}`, 3)}<a href="/blog/${n}">Read More</a></article>`;
+    const teasers = `<div class="grid">${[1, 2, 3, 4, 5].map(teaser).join("")}</div>`;
+    const post = `<body><main><h1>Hurt at a gym?</h1>${prose("Post", 16)}
+      <div class="heading"><div class="inner"><h2>Latest News</h2></div></div>${teasers}</main></body>`;
+    const { content } = convertHtml(post);
+    expect(content).toContain("Post is a sentence");
+    expect(content).not.toContain("Teaser1");
+    expect(content).not.toContain("Latest News");
+    const front = `<body><main><h1>Our blog</h1><h2>Latest News</h2>${teasers}</main></body>`;
+    expect(convertHtml(front).content).toContain("Teaser5 is a sentence");
+  });
+
   it("drops a page footer that holds more of the text than the page, but not a named block", () => {
     const blurb = (n: number) =>
       `<div class="col"><h4>Column ${n}</h4><p>Our store ships worldwide, with free returns, gift wrapping and a price promise on every order, column ${n}.</p><a href="/c/${n}">More</a></div>`;
