@@ -90,6 +90,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   const notices: ShortBlockRule[] = [
     { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
     { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS },
+    { pattern: SIGNUP_CONSENT, maxChars: MAX_DISCLOSURE_CHARS },
   ];
   if (pageType === "forum") notices.push({ pattern: FORUM_FURNITURE, maxChars: MAX_NOTICE_CHARS });
   if (pageType === "product") notices.push({ pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_CHARS });
@@ -190,6 +191,13 @@ const AFFILIATE_DISCLOSURE =
   /^(?:(?=.*\b(?:we|i(?=\s)|this (?:site|post|article|page))\b.{0,60}\b(?:earn|receive|make|be paid|get paid|compensated|paid)\b)(?=.*\b(?:affiliate|commissions?|compensat\w*|qualifying purchases)\b)|(?=.*\bmay (?:earn|receive|get|be paid) (?:a )?(?:small )?(?:commission|compensation)\b)(?=.*\b(?:links?|purchases?|buy)\b))/i;
 /** Longest affiliate disclosure. */
 const MAX_DISCLOSURE_CHARS = 400;
+
+/**
+ * The fine print under a sign-up form: "By signing up, you agree to receive recurring automated
+ * SMS marketing messages…", "By clicking Subscribe you consent to … processing your data".
+ */
+const SIGNUP_CONSENT =
+  /^by (?:signing up|subscribing|clicking|tapping|submitting|registering|continuing|creating an account|providing your|entering your)\b.{0,160}?\byou(?:'re| are)? (?:also )?(?:agree|consent|confirm|acknowledge|accept|authorize)/i;
 
 /** Blocks of at most `maxChars` whose whole text matches `pattern` go. */
 interface ShortBlockRule {

@@ -266,6 +266,18 @@ describe("extract: main", () => {
     expect(content).toContain("Affiliate programs pay bloggers");
   });
 
+  it("drops a sign-up form's fine print, not a sentence that starts the same way", () => {
+    const html = `<body><article><h1>Deals</h1>${prose("Deal", 4)}
+      <p>By signing up, you agree to receive recurring automated SMS marketing messages at the number provided.</p>
+      <p>By clicking Subscribe you consent to Example Inc. processing your personal information.</p>
+      <p>By clicking the button several times, you'll see the promises being fulfilled one by one.</p>
+      ${prose("Closing", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toContain("recurring automated SMS");
+    expect(content).not.toContain("processing your personal information");
+    expect(content).toContain("promises being fulfilled");
+  });
+
   it("drops a noscript's 'enable JavaScript' notice and unwraps a noscript that is the page", () => {
     const notice = `<noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a
       result, your viewing experience will be diminished, and you have been placed in read-only mode.</p>
