@@ -114,6 +114,9 @@ const MAX_VISIBLE_CHARS = 500;
 /** …and this share of the text its styles hide is read with the hidden text shown. */
 const VISIBLE_SHARE = 0.2;
 
+/** A breadcrumb trail marked up as schema.org microdata, whatever its class says. */
+const BREADCRUMB_TYPE = /schema\.org\/BreadcrumbList\s*$/i;
+
 /** Cookie and consent banners (OneTrust, Didomi, Quantcast, …): substrings of class/id. */
 const CONSENT = /cookie|consent|gdpr|onetrust|didomi|qc-cmp|cmp-banner|privacy-banner/i;
 /**
@@ -737,6 +740,7 @@ function boilerplateKind(
   if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
+  if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
   const names = namesOf(el);
   if (names === "") return undefined;
   // Modifiers are cut only from names that name an ad: most names name none.

@@ -483,6 +483,17 @@ describe("extract: main", () => {
     expect(content).not.toMatch(/#\d/);
   });
 
+  it("drops a breadcrumb trail marked up as schema.org microdata, whatever its class", () => {
+    const html = `<body><main><h1>Best daily news site for a beginner?</h1>
+      <div class="topic-category" itemscope itemtype="http://schema.org/BreadcrumbList">
+      <span itemprop="itemListElement" itemscope itemtype="http://schema.org/ListItem">
+      <a href="/c/open-forum/5" itemprop="item"><span itemprop="name">Open Forum</span></a></span></div>
+      ${prose("Question", 3)}</main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Question is a sentence");
+    expect(content).not.toContain("Open Forum");
+  });
+
   it("drops a teaser list longer than the post above it, but not a blog front page's posts", () => {
     const teaser = (n: number) =>
       `<article class="post"><h3><a href="/blog/${n}">Story number ${n}</a></h3><p>March ${n}, 2025</p>
