@@ -483,6 +483,18 @@ describe("extract: main", () => {
     expect(content).not.toMatch(/#\d/);
   });
 
+  it("drops a blog's archives widget after the post, not an archive page's list", () => {
+    const calendar = `<h3>Archives</h3><table id="wp-calendar"><caption>December 2025</caption>
+      <tr><th>M</th><th>T</th><th>W</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>`;
+    const post = `<body><article><h1>Carved in Stone</h1>${prose("Review", 14)}<hr>${calendar}</article></body>`;
+    const { content } = convertHtml(post);
+    expect(content).toContain("Review is a sentence");
+    expect(content).not.toContain("December 2025");
+    const entry = (n: number) => `<h3><a href="/${n}">Post ${n}</a></h3>${prose(`Entry${n}`, 2)}`;
+    const page = `<body><main><h1>Our blog</h1><h2>Archives</h2>${[1, 2, 3].map(entry).join("")}</main></body>`;
+    expect(convertHtml(page).content).toContain("Entry3 is a sentence");
+  });
+
   it("drops a breadcrumb trail marked up as schema.org microdata, whatever its class", () => {
     const html = `<body><main><h1>Best daily news site for a beginner?</h1>
       <div class="topic-category" itemscope itemtype="http://schema.org/BreadcrumbList">
