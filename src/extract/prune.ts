@@ -82,6 +82,7 @@ const TOC_LINK_SHARE = 0.5;
  * pruneContent(root);
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
+  removeEchoes(root);
   removeButtonLinks(root);
   if (pageType !== "documentation") removeCaptions(root);
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
@@ -100,6 +101,35 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   removeDuplicateBlocks(root);
   if (pageType === "forum") removeRepeatedQuotes(root);
 }
+
+/**
+ * Removes text said twice in a row for screen readers: eBay's `EUR 20.99<span class="clipped">EUR
+ * 20.99</span>`, a visually hidden copy of the phrase just before it.
+ */
+function removeEchoes(root: DomElement): void {
+  const doomed: DomElement[] = [];
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (!INLINE_TAGS.has(tagOf(node))) return true;
+    let before = node.previousSibling;
+    while (before !== null && !isElement(before) && (before.textContent ?? "").trim() === "") {
+      before = before.previousSibling;
+    }
+    // Leaves only: a copy is plain text, and each subtree is read once (deep nests stay linear).
+    if (before !== null && node.firstElementChild === null) {
+      const text = textOf(node);
+      if (text.length >= MIN_ECHO_CHARS && textOf(before) === text) {
+        doomed.push(node);
+        return false;
+      }
+    }
+    return true;
+  });
+  for (const el of doomed) el.remove();
+}
+
+/** Shorter repeats can be meant ("no, no"). */
+const MIN_ECHO_CHARS = 3;
 
 /**
  * Removes figure captions: on articles, shops and forums they are photo credits and picture

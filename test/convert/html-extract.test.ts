@@ -508,6 +508,16 @@ describe("extract: main", () => {
     expect(convertHtml(page).content).toContain("Entry3 is a sentence");
   });
 
+  it("says a phrase once when a hidden copy for screen readers follows it", () => {
+    const card = `<div class="card"><span>EUR 20.99<span class="clipped">EUR 20.99</span></span>
+      <span>Tue, Mar 04</span> <span>Tue, Mar 04</span></div>`;
+    const html = `<body><main><h1>Vacuum kit</h1>${prose("Kit", 3)}${card}<p>No, no, no.</p></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content.split("EUR 20.99").length - 1).toBe(1);
+    expect(content.split("Tue, Mar 04").length - 1).toBe(1);
+    expect(content).toContain("No, no, no.");
+  });
+
   it("drops a breadcrumb trail marked up as schema.org microdata, whatever its class", () => {
     const html = `<body><main><h1>Best daily news site for a beginner?</h1>
       <div class="topic-category" itemscope itemtype="http://schema.org/BreadcrumbList">
