@@ -465,7 +465,7 @@ describe("extract: main", () => {
     expect(content).not.toContain("Recent posts");
   });
 
-  it("drops a forum post's author panel counters and post controls, keeping the posts", () => {
+  it("drops a forum post's author panel counters, post controls and ad labels, keeping the posts", () => {
     const post = (
       n: number,
     ) => `<div class="post"><div class="userinfo"><a href="/u/${n}">user${n}</a>
@@ -473,10 +473,17 @@ describe("extract: main", () => {
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
       ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div></div>`;
-    const html = `<body><main>${[1, 2, 3].map(post).join("")}</main></body>`;
+    const html = `<body><main><p>Advertisement (gone after registration)</p>${[1, 2, 3].map(post).join("")}</main></body>`;
     const { content } = convertHtml(html, { url: "https://forum.example.com/threads/chains.42/" });
     for (const n of [1, 2, 3]) expect(content).toContain(`Post${n} is a sentence`);
-    for (const gone of ["Join Date", "1,077", "Senior Member", "Reply With Quote", "Threads"]) {
+    for (const gone of [
+      "Join Date",
+      "1,077",
+      "Senior Member",
+      "Reply With Quote",
+      "Threads",
+      "Advert",
+    ]) {
       expect(content).not.toContain(gone);
     }
     expect(content).toContain("Mar 4, 2025");
