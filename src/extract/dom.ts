@@ -142,7 +142,7 @@ export function childElements(el: DomElement): DomElement[] {
 }
 
 /** Whitespace runs (including NBSP) collapse to one space, as a browser renders text. */
-const WHITESPACE_RUN = /[\s\u00a0]+/g;
+export const WHITESPACE_RUN = /[\s\u00a0]+/g;
 
 /** Text of a subtree, whitespace collapsed and trimmed; iterative, unlike some DOM getters. */
 export function textOf(root: DomNode): string {

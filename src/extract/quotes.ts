@@ -1,11 +1,20 @@
 /**
  * Quoted repeats in a thread: a reply that quotes an earlier post ("PeterT said: …") repeats
  * text the thread already shows. The quote goes when every long line of it is shown again
- * elsewhere in the content; one the page does not otherwise show (its post is on another page of the
- * thread) is kept, and so is every reply around a quote.
+ * elsewhere in the content; one the page does not otherwise show (its post is on another page
+ * of the thread) is kept, and so is every reply around a quote.
  */
 
-import { attr, type DomElement, type DomNode, isElement, isText, tagOf, walk } from "./dom.js";
+import {
+  attr,
+  type DomElement,
+  type DomNode,
+  isElement,
+  isText,
+  tagOf,
+  WHITESPACE_RUN,
+  walk,
+} from "./dom.js";
 
 /** Phrasing elements: inside them text runs on; any other element (and `<br>`) ends a line. */
 const PHRASING_TAGS = new Set([
@@ -60,9 +69,6 @@ const MIN_QUOTED_WORDS = 8;
  */
 const MAX_QUOTES = 500;
 const QUOTE_WORK_RATIO = 4;
-
-/** Whitespace runs (including NBSP), compared as one space. */
-const WHITESPACE_RUN = /[\s\u00a0]+/g;
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 

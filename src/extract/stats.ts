@@ -4,7 +4,15 @@
  * nested elements; measuring each element separately would cost depth × size on deep pages.
  */
 
-import { type DomElement, type DomNode, isElement, isText, tagOf, walk } from "./dom.js";
+import {
+  type DomElement,
+  type DomNode,
+  isElement,
+  isText,
+  tagOf,
+  WHITESPACE_RUN,
+  walk,
+} from "./dom.js";
 
 /** Text measures of one element's subtree. */
 export interface TextStats {
@@ -16,8 +24,6 @@ export interface TextStats {
   commas: number;
 }
 
-/** Whitespace runs, counted as one character. */
-const WHITESPACE_RUN = /[\s\u00a0]+/g;
 /** Commas that separate clauses in the scripts we see most. */
 const COMMA = /[,\uff0c\u3001]/g;
 
