@@ -299,7 +299,9 @@ function removeInvisible(body: DomElement): void {
         ariaHidden.push(node);
       }
       if (tag === "button" && keepButtons === 0) {
-        doomed.push(node);
+        // Emptied, not removed: the renderer still parts the words on either side (`Size|guide`).
+        for (let child = node.firstChild; child !== null; child = child.nextSibling)
+          doomed.push(child);
         return false;
       }
       if (isTitleHolder(tag)) keepButtons++;

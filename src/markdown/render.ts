@@ -96,11 +96,51 @@ export function render(root: DomElement, dialect: Dialect, options: RenderOption
   return renderer.run(root);
 }
 
+/** ARIA roles of controls drawn as boxes of their own. */
+const WIDGET_ROLES = new Set(["button", "tab", "menuitem", "option"]);
+
+/** Buttons, tabs, menu items: a box of its own, whatever text stands around it. */
+function isWidget(el: DomElement, tag: string): boolean {
+  return tag === "button" || WIDGET_ROLES.has(attr(el, "role").toLowerCase());
+}
+
+/**
+ * How `el`'s words meet those of the element right before it when no whitespace stands between
+ * them (`<a>Home</a><a>Blog</a>`, `<span>Merrell</span><span>Moab</span>`). Pages space such
+ * neighbours with CSS, which we do not see, so joining them makes one word of two.
+ * - `space`: separate always. Controls are boxes; so are neighbouring labels, and links to
+ *   different places (links to the same place are one link split by an editor: `cer`+`emony`).
+ * - `case`: separate only where a lower-case letter or digit meets a capital or digit
+ *   (`MerrellMoab`, `Accessories1385`): spans also split words for styling (`Le`+`arn`,
+ *   `3`+`rd`, one span a letter), and those joins stay.
+ */
+type Seam = "space" | "case" | undefined;
+
+function seamBefore(el: DomElement, tag: string): Seam {
+  if (isWidget(el, tag)) return "space";
+  const before = el.previousSibling;
+  if (!isElement(before)) return undefined;
+  const beforeTag = tagOf(before);
+  if (isWidget(before, beforeTag)) return "space";
+  if (tag === "a" && beforeTag === "a")
+    return attr(el, "href") === attr(before, "href") ? undefined : "space";
+  if (tag === "label" && beforeTag === "label") return "space";
+  if (tag === "span" && beforeTag === "span") return "case";
+  return undefined;
+}
+
+/** The end of the text before a `case` seam that starts a new word… */
+const CASE_SEAM_BEFORE = /[\p{Ll}\d]$/u;
+/** …and the start of the text after it (digit to digit stays joined: `19`+`99`). */
+const CASE_SEAM_AFTER = /^[\p{Lu}\d]/u;
+
 /** One render's state. */
 class Renderer {
   private readonly frames: Frame[];
   /** Collapsed whitespace seen since the last content, written before the next. */
   private pendingSpace = false;
+  /** A `case` seam before the next text (see `seamBefore`). */
+  private caseSeam = false;
   /** Adjacent text nodes not yet written. */
   private readonly textRun: string[] = [];
   private linkDepth = 0;
@@ -147,6 +187,9 @@ class Renderer {
     const el = node;
     const tag = tagOf(el);
     if (SKIPPED_TAGS.has(tag)) return false;
+    const seam = seamBefore(el, tag);
+    if (seam === "space") this.pendingSpace = true;
+    else if (seam === "case") this.caseSeam = true;
 
     switch (tag) {
       case "br":
@@ -252,6 +295,8 @@ class Renderer {
   /** Handles an element on the way up. */
   private exit(el: DomElement): void {
     this.flushText();
+    this.caseSeam = false;
+    if (isWidget(el, tagOf(el))) this.pendingSpace = true;
     const frame = this.top;
     if (frame.el !== el) {
       const tag = tagOf(el);
@@ -437,6 +482,11 @@ class Renderer {
     }
     if (text.startsWith(" ")) this.pendingSpace = true;
     const core = text.trim();
+    if (this.caseSeam && CASE_SEAM_AFTER.test(core)) {
+      const end = this.spaceTarget().out.lastChar();
+      if (CASE_SEAM_BEFORE.test(end) && !(/\d/.test(end) && /^\d/.test(core)))
+        this.pendingSpace = true;
+    }
     const frame = this.placeSpace();
     const context: EscapeContext = {
       lineStart: LINE_FRAMES.has(frame.kind) && frame.out.atLineStart(),
@@ -453,16 +503,23 @@ class Renderer {
    */
   private placeSpace(): Frame {
     const frame = this.top;
+    this.caseSeam = false;
     if (!this.pendingSpace) return frame;
     this.pendingSpace = false;
-    let target = frame;
+    const target = this.spaceTarget();
+    if (!target.out.atLineStart()) target.out.inline(" ");
+    return frame;
+  }
+
+  /** The frame a space before new inline content goes to: outside links and emphasis still empty. */
+  private spaceTarget(): Frame {
+    let target = this.top;
     for (let i = this.frames.length - 1; i > 0; i--) {
       const f = this.frames[i]!;
       if (!(INLINE_FRAMES.has(f.kind) && f.out.empty)) break;
       target = this.frames[i - 1]!;
     }
-    if (!target.out.atLineStart()) target.out.inline(" ");
-    return frame;
+    return target;
   }
 
   /** `<code>` outside `<pre>`: a code span of its collapsed text. */

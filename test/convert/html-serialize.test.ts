@@ -247,3 +247,47 @@ describe("text and whitespace", () => {
     ).toBe("H\n\nb l c\n\nq");
   });
 });
+
+describe("neighbours with no whitespace between them", () => {
+  it("keeps the words of buttons, tabs and menu items apart", () => {
+    const tabs =
+      '<p>Pick one:</p><div role="tablist"><span role="tab">Python</span><span role="tab">Node.js</span><span role="tab">C#</span></div>';
+    expect(text(tabs)).toBe("Pick one:\n\nPython Node.js C#");
+    expect(text('<p>Size<span role="button">S</span><span role="button">M</span>guide</p>')).toBe(
+      "Size S M guide",
+    );
+    // Buttons go (their labels are controls, not content), and leave their neighbours apart.
+    expect(text("<p>Size<button>S</button><button>M</button>guide</p>")).toBe("Size guide");
+    expect(text('<p><span role="menuitem">Home</span>Blog</p>')).toBe("Home Blog");
+  });
+
+  it("keeps links to different places and neighbouring labels apart", () => {
+    expect(md('<p><a href="/a">Facebook</a><a href="/b">LinkedIn</a></p>')).toBe(
+      "[Facebook](https://example.com/a) [LinkedIn](https://example.com/b)",
+    );
+    expect(text('<p><label><input type="checkbox">Cotton</label><label>Merino</label></p>')).toBe(
+      "Cotton Merino",
+    );
+  });
+
+  it("joins a link an editor split in two, pointing to one place", () => {
+    expect(text('<p>order of <a href="/c">cer</a><a href="/c">emony</a> booklets</p>')).toBe(
+      "order of ceremony booklets",
+    );
+  });
+
+  it("parts spans where a lower-case letter or digit meets a capital or digit", () => {
+    expect(text("<p><span>Merrell</span><span>Moab 3</span></p>")).toBe("Merrell Moab 3");
+    expect(text("<p><span>Accessories</span><span>1385</span></p>")).toBe("Accessories 1385");
+    expect(text("<p><span>Merrell</span><span><b>Moab</b></span></p>")).toBe("Merrell Moab");
+  });
+
+  it("keeps words that spans split for styling", () => {
+    expect(text("<p><span>Le</span><span>arn</span> more</p>")).toBe("Learn more");
+    expect(text("<p><span>F</span><span>l</span><span>o</span><span>w</span></p>")).toBe("Flow");
+    expect(text("<p>the <span>3</span><span>rd</span> of <span>19</span><span>99</span></p>")).toBe(
+      "the 3rd of 1999",
+    );
+    expect(text("<p><span>abc</span><span></span>Def</p>")).toBe("abcDef");
+  });
+});
