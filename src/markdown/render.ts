@@ -129,10 +129,14 @@ function seamBefore(el: DomElement, tag: string): Seam {
   return undefined;
 }
 
-/** The end of the text before a `case` seam that starts a new word… */
-const CASE_SEAM_BEFORE = /[\p{Ll}\d]$/u;
-/** …and the start of the text after it (digit to digit stays joined: `19`+`99`). */
-const CASE_SEAM_AFTER = /^[\p{Lu}\d]/u;
+/**
+ * True when text starting with `next` after the character `end` starts a new word at a `case`
+ * seam: a lower-case letter or digit meets a capital or digit, but not digit to digit (`19`+`99`).
+ */
+function startsWordAtCase(end: string, next: string): boolean {
+  if (!/[\p{Ll}\d]/u.test(end) || !/^[\p{Lu}\d]/u.test(next)) return false;
+  return !(/\d/.test(end) && /^\d/.test(next));
+}
 
 /** One render's state. */
 class Renderer {
@@ -482,10 +486,8 @@ class Renderer {
     }
     if (text.startsWith(" ")) this.pendingSpace = true;
     const core = text.trim();
-    if (this.caseSeam && CASE_SEAM_AFTER.test(core)) {
-      const end = this.spaceTarget().out.lastChar();
-      if (CASE_SEAM_BEFORE.test(end) && !(/\d/.test(end) && /^\d/.test(core)))
-        this.pendingSpace = true;
+    if (this.caseSeam && startsWordAtCase(this.spaceTarget().out.lastChar(), core)) {
+      this.pendingSpace = true;
     }
     const frame = this.placeSpace();
     const context: EscapeContext = {
