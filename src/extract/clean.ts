@@ -126,9 +126,17 @@ const CONSENT = /cookie|consent|gdpr|onetrust|didomi|qc-cmp|cmp-banner|privacy-b
 const CONSENT_MANAGER =
   /onetrust|didomi|qc-cmp|cookiebot|usercentrics|truste-|trustarc|cookie-?(?:banner|consent|notice|law|bar|modal)|consent-?(?:banner|manager|modal|dialog)|gdpr-?(?:banner|consent)|cmp-(?:banner|container|dialog)/i;
 
-/** Ad slots, as whole `-`/`_`-separated words so "header", "shadow" and "add" never match. */
+/**
+ * Ad slots, as whole `-`/`_`-separated words so "header", "shadow" and "add" never match; a
+ * slot number may follow (`ad2`, `AD1_300x250`), but not the rest of a generated name
+ * (Elementor's `elementor-element-ad2c87f`, a CSS module's `__Ad7Wx`). `adv` is an ad in
+ * Italian names (`adv-box`), but Kadence's advanced heading (`kt-adv-heading`) holds headings.
+ */
 const ADS =
-  /(?:^|[\s_-])(?:ads?|adv|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)(?=$|[\s_\d-])/i;
+  /(?:^|[\s_-])(?:ads?|adv(?!-heading)|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)\d{0,3}(?=$|[\s_-])/i;
+
+/** UUIDs in names (`block-8b12d038-81ff-4352-ad15-30e5cd82b0a9`): their `ad15` is no ad. */
+const UUID = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/gi;
 
 /**
  * BEM modifiers (`block--modifier`): an ad word there says what a block carries or how a CMS
@@ -746,7 +754,7 @@ function boilerplateKind(
   const names = namesOf(el);
   if (names === "") return undefined;
   // Modifiers are cut only from names that name an ad: most names name none.
-  const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, ""));
+  const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, "").replace(UUID, ""));
   if (CONSENT.test(names) || ad || SHARE.test(names)) return "noise";
   if (COMMENTS.test(names)) return "comments";
   if (CHROME.test(names) && !CHROME_EXEMPT.test(names)) return "chrome";

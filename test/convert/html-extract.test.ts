@@ -347,6 +347,19 @@ describe("extract: main", () => {
     expect(content).toContain("Address stays.");
   });
 
+  it("reads no ad slot in generated names that happen to hold 'ad'", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <div class="elementor-element elementor-element-ad2c87f"><p>Elementor block stays.</p></div>
+      <div class="block-8b12d038-81ff-4352-ad15-30e5cd82b0a9"><p>UUID block stays.</p></div>
+      <h2 class="kt-adv-heading356_9c83af-2d">Kadence heading stays</h2>
+      <div class="ad2">AD SLOT TWO</div><div class="adv-box">ANNUNCIO</div></article></body>`;
+    const { content } = convertHtml(html);
+    for (const kept of ["Elementor block stays.", "UUID block stays.", "Kadence heading stays"])
+      expect(content).toContain(kept);
+    expect(content).not.toContain("AD SLOT TWO");
+    expect(content).not.toContain("ANNUNCIO");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
