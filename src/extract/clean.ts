@@ -728,6 +728,14 @@ function wrapsPost(form: DomElement): boolean {
   return paragraphs && !fields;
 }
 
+const HEADING = /^h[1-6]$/;
+/**
+ * On a heading, "header" and "toc" name the heading itself (Divi's `et_pb_module_header`,
+ * rustdoc's `code-header`, an accordion's `accordion-header`, a TOC plugin's `toc` marking the
+ * headings it lists), not the page's header or a table of contents.
+ */
+const HEADING_OWN_WORDS = /(?<=^|[\s_-])(?:header|toc)(?=$|[\s_-])/gi;
+
 /** Class and id of `el`, without page-builder widget names. */
 function namesOf(el: DomElement): string {
   return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
@@ -751,7 +759,7 @@ function boilerplateKind(
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
-  const names = namesOf(el);
+  const names = HEADING.test(tag) ? namesOf(el).replace(HEADING_OWN_WORDS, " ") : namesOf(el);
   if (names === "") return undefined;
   // Modifiers are cut only from names that name an ad: most names name none.
   const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, "").replace(UUID, ""));

@@ -360,6 +360,21 @@ describe("extract: main", () => {
     expect(content).not.toContain("ANNUNCIO");
   });
 
+  it("keeps headings whose class says 'header' or 'toc' of themselves", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <h2 class="wp-block-heading toc">Listed in the contents</h2>${prose("Listed", 1)}
+      <h3 class="code-header">impl Clone for Result</h3>${prose("Impl", 1)}
+      <h3 class="accordion-header">What does it cost?</h3>${prose("Cost", 1)}
+      <div class="toc"><a href="#a">CONTENTS LINK</a></div>
+      <div class="header"><a href="/">HOME LINK</a></div></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("## Listed in the contents");
+    expect(content).toContain("### impl Clone for Result");
+    expect(content).toContain("### What does it cost?");
+    expect(content).not.toContain("CONTENTS LINK");
+    expect(content).not.toContain("HOME LINK");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
