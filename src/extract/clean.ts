@@ -736,6 +736,46 @@ const HEADING = /^h[1-6]$/;
  */
 const HEADING_OWN_WORDS = /(?<=^|[\s_-])(?:header|toc)(?=$|[\s_-])/gi;
 
+/** A name of three or more words joined by hyphens, as generated from a heading. */
+const SLUG_NAME = /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+){2,}$/u;
+/** How much of an element's text start is compared with its names. */
+const SLUG_TEXT_CHARS = 200;
+
+/**
+ * `names` without those generated from the element's own text: documentation and CMS pages give
+ * a section or heading an id made of its title ("respond-to-review-comments",
+ * "what-share-of-adolescents-…"), whose words say nothing about what the block is.
+ */
+function withoutTextSlugs(names: string, el: DomElement): string {
+  const slugs = names.split(/\s+/).filter((name) => SLUG_NAME.test(name));
+  if (slugs.length === 0) return names;
+  const start = slugOf(textStart(el, SLUG_TEXT_CHARS));
+  if (start === "") return names;
+  const kept = names
+    .split(/\s+/)
+    .filter((name) => !(slugs.includes(name) && (start === name || start.startsWith(`${name}-`))));
+  return kept.join(" ");
+}
+
+/** Lower-case words of `text` joined by hyphens. */
+function slugOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/** About the first `max` characters of an element's text, read without walking all of it. */
+function textStart(el: DomElement, max: number): string {
+  let text = "";
+  walk(el, (node) => {
+    if (text.length >= max) return false;
+    if (isText(node)) text += node.data;
+    return true;
+  });
+  return text.slice(0, max);
+}
+
 /** Class and id of `el`, without page-builder widget names. */
 function namesOf(el: DomElement): string {
   return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
@@ -759,7 +799,8 @@ function boilerplateKind(
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
-  const names = HEADING.test(tag) ? namesOf(el).replace(HEADING_OWN_WORDS, " ") : namesOf(el);
+  const given = HEADING.test(tag) ? namesOf(el).replace(HEADING_OWN_WORDS, " ") : namesOf(el);
+  const names = withoutTextSlugs(given, el);
   if (names === "") return undefined;
   // Modifiers are cut only from names that name an ad: most names name none.
   const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, "").replace(UUID, ""));

@@ -375,6 +375,18 @@ describe("extract: main", () => {
     expect(content).not.toContain("HOME LINK");
   });
 
+  it("reads no chrome in an id made from a section's own title", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <section id="respond-to-review-comments"><h2>Respond to review comments</h2>
+      ${prose("Review", 2)}</section>
+      <h2 class="what-share-of-teens-read">What share of teens read?</h2>${prose("Share", 1)}
+      <div id="related-posts-box"><p>RELATED POSTS</p></div></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("## Respond to review comments\n\nReview is a sentence");
+    expect(content).toContain("## What share of teens read?");
+    expect(content).not.toContain("RELATED POSTS");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
