@@ -683,6 +683,9 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           protecting[kind]++;
         }
       }
+      // Inside code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
+      // comment`): the code's own text, whatever they say.
+      if (CODE_TAGS.has(tag)) return false;
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
       if (tag === "blockquote") quotes++;
       return true;
@@ -708,6 +711,9 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   const keepNamed = named.size > 0 && left < total * MIN_LEFT_SHARE && left < MIN_POST_CHARS;
   for (const el of doomed) if (!(keepNamed && named.has(el))) el.remove();
 }
+
+/** Code, whose descendants are never boilerplate. */
+const CODE_TAGS = new Set(["pre", "code"]);
 
 /** Tags of a form's fields that stay after its controls are gone. */
 const FIELD_TAGS = new Set(["label", "legend", "fieldset"]);

@@ -387,6 +387,18 @@ describe("extract: main", () => {
     expect(content).not.toContain("RELATED POSTS");
   });
 
+  it("keeps a highlighter's comment tokens in code", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <pre><code class="language-bash"><span class="hljs-comment"># initialize git</span>
+git init</code></pre>
+      <p>Inline <code><span class="token comment">/* note */</span> x()</code> too.</p>
+      <div class="comments"><p>A READER SAID</p></div></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("```bash\n# initialize git\ngit init\n```");
+    expect(content).toContain("`/* note */ x()`");
+    expect(content).not.toContain("A READER SAID");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
