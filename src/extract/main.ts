@@ -21,6 +21,7 @@ import {
   textOf,
   walk,
 } from "./dom.js";
+import { BLOCK_TAGS, wrapLooseText } from "./loose-text.js";
 import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats.js";
 
 /** A chosen root must hold at least this share of the body's text… */
@@ -55,38 +56,6 @@ const UNIT_TAGS = new Set(["article", "section", "li", "tr"]);
 
 /** Elements whose own text is a paragraph of content. */
 const PARAGRAPH_TAGS = new Set(["p", "pre", "td", "blockquote", "dd"]);
-/** Block elements: a `<div>` without any of these as children reads as a paragraph. */
-const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "dd",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hr",
-  "li",
-  "main",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "ul",
-]);
 /** Starting score of a candidate by tag (Readability's initializeNode). */
 const TAG_SCORES: ReadonlyMap<string, number> = new Map([
   ["div", 5],
@@ -129,8 +98,9 @@ const SENTENCE_END = /\.(?: |$)/;
  * const root = selectMainContent(body, document);
  */
 export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
+  const wrappers = wrapLooseText(body, document);
   const stats = measureText(body);
-  const root = chooseRoot(body, document, stats);
+  const root = chooseRoot(body, document, stats, wrappers);
   // A page whose only text is its site header or footer (a shop that builds everything else
   // with scripts) has no main content: handing back the footer would pass a menu off as it.
   // (Choosing the body changed nothing in it, so its stats still hold.)
@@ -179,7 +149,12 @@ function footerShare(body: DomElement, stats: StatsMap): number {
 }
 
 /** The main-content root, before the check that it is not the page's chrome. */
-function chooseRoot(body: DomElement, document: DomDocument, stats: StatsMap): DomElement {
+function chooseRoot(
+  body: DomElement,
+  document: DomDocument,
+  stats: StatsMap,
+  wrappers: ReadonlySet<DomElement>,
+): DomElement {
   const bodyStats = stats.get(body);
   if (!bodyStats || bodyStats.chars === 0) return body;
   const accept = (candidate: TextStats): boolean => isEnough(candidate, bodyStats);
@@ -189,7 +164,7 @@ function chooseRoot(body: DomElement, document: DomDocument, stats: StatsMap): D
     if (candidateStats && accept(candidateStats)) return candidate;
   }
 
-  const scored = scoreCandidates(body, stats);
+  const scored = scoreCandidates(body, stats, wrappers);
   if (scored === undefined) return body;
   const members = withContentSiblings(scored.top, scored.scores, stats);
   const combined = members.reduce<TextStats>(
@@ -305,12 +280,21 @@ interface Scored {
   scores: Map<DomElement, number>;
 }
 
-/** Readability-style scoring: paragraphs give points to their ancestors. */
-function scoreCandidates(body: DomElement, stats: StatsMap): Scored | undefined {
+/**
+ * Readability-style scoring: paragraphs give points to their ancestors. The paragraphs made of
+ * loose text (`wrappers`) give none: a page's text between its blocks is kept beside the best
+ * block, not used to choose it (a listing's caption would outscore its cards).
+ */
+function scoreCandidates(
+  body: DomElement,
+  stats: StatsMap,
+  wrappers: ReadonlySet<DomElement>,
+): Scored | undefined {
   const scores = new Map<DomElement, number>();
   const paragraphs: DomElement[] = [];
   walk(body, (node) => {
     if (!isElement(node)) return false;
+    if (wrappers.has(node)) return true;
     const tag = tagOf(node);
     if (PARAGRAPH_TAGS.has(tag) || (tag === "div" && !hasBlockChild(node))) paragraphs.push(node);
     return true;

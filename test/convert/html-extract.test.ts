@@ -399,6 +399,22 @@ git init</code></pre>
     expect(content).not.toContain("A READER SAID");
   });
 
+  it("keeps text that no element holds on a hand-written page, with its links and italics", () => {
+    const loose = (n: number) =>
+      `Loose paragraph ${n} tells how the problem was first posed, in a book from 1721, and how
+      it was solved. See <a href="/scan${n}.html">the scanned pages</a> and <i>the emblems</i>.`;
+    const html = `<body><h1>The Fold-and-Cut Problem</h1>
+      <h2>History</h2><div class="float"><img src="a.jpg" alt="">
+      <p>Figure: a crest folded flat and cut once, from the book's third page, redrawn.</p></div>
+      ${loose(1)}<p>${loose(2)}<p>${loose(3)}
+      <h2>Theorem</h2><p>${loose(4)}<p>${loose(5)}</body>`;
+    const { content } = convertHtml(html, { url: "https://example.com/foldcut" });
+    expect(content).toContain(
+      "Loose paragraph 1 tells how the problem was first posed, in a book from 1721, and how it was solved. See [the scanned pages](https://example.com/scan1.html) and *the emblems*.",
+    );
+    expect(content).toContain("Loose paragraph 5");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
