@@ -342,10 +342,13 @@ const MAX_EXPANDED_SHARE = 0.85;
 /**
  * A manual's sections (SYNOPSIS, DESCRIPTION, OPTIONS) are siblings of whichever scored best:
  * move up while what the parent adds is prose, not links, and the parent is not the whole page.
+ * A table that scored best (its cells are many short paragraphs) is never the whole story: the
+ * prose around it is taken however much of the page the table holds.
  */
 function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
   const bodyChars = stats.get(body)?.chars ?? 0;
   let node = top;
+  const table = isTableBlock(top);
   for (
     let parent = node.parentNode;
     isElement(parent) && parent !== body;
@@ -353,14 +356,25 @@ function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): Do
   ) {
     const p = stats.get(parent);
     const n = stats.get(node);
-    if (!p || !n || p.chars > bodyChars * MAX_EXPANDED_SHARE) break;
-    if (n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
+    if (!p || !n || (!table && p.chars > bodyChars * MAX_EXPANDED_SHARE)) break;
+    if (!table && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
     const added = p.chars - n.chars;
     const addedLinks = p.linkChars - n.linkChars;
     if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
     node = parent;
   }
   return node;
+}
+
+/** True when `el` is a table, or holds nothing but one (a responsive wrapper). */
+function isTableBlock(el: DomElement): boolean {
+  let node: DomElement | null = el;
+  while (node !== null && tagOf(node) !== "table") {
+    const only: DomElement | null = node.firstElementChild;
+    if (only === null || only.nextElementSibling !== null) return false;
+    node = only;
+  }
+  return node !== null;
 }
 
 /** Tag and class/id score of a new candidate. */

@@ -415,6 +415,23 @@ git init</code></pre>
     expect(content).toContain("Loose paragraph 5");
   });
 
+  it("keeps the prose around a table that holds most of the page's text", () => {
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `<tr><td>Bill total of ${i * 5 + 10} dollars</td><td>A tip of ${i + 1} dollars and 50 cents</td></tr>`,
+    );
+    const html = `<body><nav><a href="/">Home</a><a href="/blog">Blog</a></nav>
+      <div class="wrap"><div class="inner"><h1>Tip chart</h1>
+      <p>Deciding how much to tip can feel like a math problem, so here is a chart of the usual tips.</p>
+      <div class="responsive-table"><table>${rows.join("")}</table></div>
+      <p>Round up when the service was good, and tip in cash where you can.</p></div></div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Deciding how much to tip");
+    expect(content).toContain("Bill total of 205 dollars");
+    expect(content).toContain("Round up when the service was good");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
