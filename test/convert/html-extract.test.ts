@@ -432,6 +432,19 @@ git init</code></pre>
     expect(content).toContain("Round up when the service was good");
   });
 
+  it("reads 'Join' and 'Sign up' headings of instructions as content, of newsletters as not", () => {
+    const html = `<body><article><h1>Send an SMS</h1>${prose("Intro", 2)}
+      <h2>Sign up for Twilio and get a phone number</h2><p>Step one: create a free account.</p>
+      <h2>Join the surfaces</h2><p>Select both surfaces, then click Join on the Edit menu.</p>
+      <h2>Subscribe to our weekly e-newsletter</h2><p>NEWSLETTER PITCH for every inbox.</p>
+      <h2>Join the discussion</h2><p>DISCUSSION PROMPT for readers.</p></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("## Sign up for Twilio and get a phone number\n\nStep one");
+    expect(content).toContain("## Join the surfaces\n\nSelect both surfaces");
+    expect(content).not.toContain("NEWSLETTER PITCH");
+    expect(content).not.toContain("DISCUSSION PROMPT");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
