@@ -111,8 +111,9 @@ function isWidget(el: DomElement, tag: string): boolean {
  * - `space`: separate always. Controls are boxes; so are neighbouring labels, and links to
  *   different places (links to the same place are one link split by an editor: `cer`+`emony`).
  * - `case`: separate only where a lower-case letter or digit meets a capital or digit
- *   (`MerrellMoab`, `Accessories1385`): spans also split words for styling (`Le`+`arn`,
- *   `3`+`rd`, one span a letter), and those joins stay.
+ *   (`MerrellMoab`, `Accessories1385`, `<a>Earth Ball</a><em>Outside Over There</em>`): inline
+ *   elements also split words for styling (`Le`+`arn`, `3`+`rd`, one span a letter), and those
+ *   joins stay.
  */
 type Seam = "space" | "case" | undefined;
 
@@ -125,9 +126,25 @@ function seamBefore(el: DomElement, tag: string): Seam {
   if (tag === "a" && beforeTag === "a")
     return attr(el, "href") === attr(before, "href") ? undefined : "space";
   if (tag === "label" && beforeTag === "label") return "space";
-  if (tag === "span" && beforeTag === "span") return "case";
+  if (CASE_SEAM_TAGS.has(tag) && CASE_SEAM_TAGS.has(beforeTag)) return "case";
   return undefined;
 }
+
+/** Inline elements pages style apart: a name link, its italic title, its label span. */
+const CASE_SEAM_TAGS = new Set([
+  "a",
+  "abbr",
+  "b",
+  "cite",
+  "em",
+  "i",
+  "label",
+  "mark",
+  "small",
+  "span",
+  "strong",
+  "time",
+]);
 
 /**
  * True when text starting with `next` after the character `end` starts a new word at a `case`

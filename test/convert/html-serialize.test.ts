@@ -282,6 +282,14 @@ describe("neighbours with no whitespace between them", () => {
     expect(text("<p><span>Merrell</span><span><b>Moab</b></span></p>")).toBe("Merrell Moab");
   });
 
+  it("parts other inline neighbours at a case seam too: a name link, its italic title, a label", () => {
+    expect(
+      text('<h2><a href="/a">Earth Ball</a><em>Outside Over There</em><span>Upset</span></h2>'),
+    ).toBe("Earth Ball Outside Over There Upset");
+    expect(text("<p><b>Warren</b><small>Reviewed</small></p>")).toBe("Warren Reviewed");
+    expect(text("<p><b>W</b>ord by <em>Ann</em><a href=\"/x\">’s</a> hand</p>")).toBe("Word by Ann’s hand");
+  });
+
   it("keeps words that spans split for styling", () => {
     expect(text("<p><span>Le</span><span>arn</span> more</p>")).toBe("Learn more");
     expect(text("<p><span>F</span><span>l</span><span>o</span><span>w</span></p>")).toBe("Flow");
