@@ -136,6 +136,7 @@ const CASE_SEAM_TAGS = new Set([
   "abbr",
   "b",
   "cite",
+  "dfn",
   "em",
   "i",
   "label",
@@ -144,6 +145,7 @@ const CASE_SEAM_TAGS = new Set([
   "span",
   "strong",
   "time",
+  "u",
 ]);
 
 /**
