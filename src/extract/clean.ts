@@ -617,6 +617,14 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
+        // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…").
+        if (
+          chars >= COMPONENT_HEADER_CHARS &&
+          linkDensity(s) < PROSE_LINK_DENSITY &&
+          namedOnlyAsComponentHeader(node, tag)
+        ) {
+          return true;
+        }
         // On a forum a "comments" block this big is the thread, and one "comment" block is a
         // post; smaller lists of comments are the remarks under each answer (Stack Exchange's
         // `li.comment`).
@@ -805,8 +813,17 @@ function boilerplateKind(
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
+  return kindByNames(telltaleNames(el, tag));
+}
+
+/** Class and id of `el` that can tell what it is: not those naming a heading or its text. */
+function telltaleNames(el: DomElement, tag: string): string {
   const given = HEADING.test(tag) ? namesOf(el).replace(HEADING_OWN_WORDS, " ") : namesOf(el);
-  const names = withoutTextSlugs(given, el);
+  return withoutTextSlugs(given, el);
+}
+
+/** What kind of boilerplate class and id `names` say an element is, if any. */
+function kindByNames(names: string): Kind | undefined {
   if (names === "") return undefined;
   // Modifiers are cut only from names that name an ad: most names name none.
   const ad = ADS.test(names) && ADS.test(names.replace(BEM_MODIFIER, "").replace(UUID, ""));
@@ -816,3 +833,29 @@ function boilerplateKind(
   if (UNMISTAKABLE_CHROME.test(names)) return "chrome";
   return undefined;
 }
+
+/**
+ * True when `el` is named chrome only for a component's "header" (`category-header_description`,
+ * `PageSection_header`, `section-header-copy`): the head of a card or section, which is content,
+ * unlike the page's header (`site-header`, `header-wrapper`, `header-nav`).
+ */
+function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
+  if (CHROME_TAGS.has(tag) || CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
+  if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return false;
+  const names = telltaleNames(el, tag);
+  if (kindByNames(names) === undefined) return false;
+  const parts = names.split(/\s+/);
+  const renamed = parts.map((name) =>
+    COMPONENT_HEADER.test(name) && !PAGE_HEADER.test(name) ? name.replace(/header/gi, "") : name,
+  );
+  return kindByNames(renamed.join(" ")) === undefined;
+}
+
+/** A "header" that is part of a component's name… */
+const COMPONENT_HEADER =
+  /\w[_-]+header|header[_-]+(?:copy|description|text|title|content|image|intro)/i;
+/** …unless the component is the page or its header's parts. */
+const PAGE_HEADER =
+  /(?:^|[_-])(?:site|global|main|top|page|primary|masthead|mobile|desktop|sticky|fixed|nav|navbar|app|layout|theme|wp|elementor|ast|td|tdb)[_-]+header|header[_-]+(?:wrap\w*|container|inner|nav\w*|menu|top|bar|main|logo|row|area|section|outer|links?|search|cart|account)(?:$|[_-])/i;
+/** Text from which a component's header of prose, not links, is content. */
+const COMPONENT_HEADER_CHARS = 100;

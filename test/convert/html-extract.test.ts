@@ -445,6 +445,16 @@ git init</code></pre>
     expect(content).not.toContain("DISCUSSION PROMPT");
   });
 
+  it("keeps the prose header of a card or section, not the page's header", () => {
+    const html = `<body><div class="site-header"><p>Free shipping on every order over fifty dollars, today and every day of the week, from all stores.</p></div>
+      <main><div class="category-header_description"><h1>THC gummies</h1>
+      <p>With our gummies you are always one bite away from deep, blissful relaxation, day or night.</p></div>
+      ${prose("Card", 3)}</main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("one bite away from deep, blissful relaxation");
+    expect(content).not.toContain("Free shipping");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
