@@ -520,15 +520,19 @@ function isTitleHolder(tag: string): boolean {
 }
 
 /**
- * True for elements the `hidden` attribute hides, and closed dialogs; tab and accordion panels
- * are not hidden parts.
+ * True for elements the `hidden` attribute hides, closed dialogs, and what Webflow hides by
+ * class; tab and accordion panels are not hidden parts.
  */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   const hidden =
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
-    (tag === "dialog" && !el.hasAttribute("open"));
+    (tag === "dialog" && !el.hasAttribute("open")) ||
+    CONDITION_INVISIBLE.test(attr(el, "class"));
   return hidden && !isTabPanel(el) && !isAccordionPanel(el);
 }
+
+/** Webflow's class for elements a CMS condition hides (`display: none !important`). */
+const CONDITION_INVISIBLE = /(?:^|\s)w-condition-invisible(?:\s|$)/;
 
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {

@@ -455,6 +455,15 @@ git init</code></pre>
     expect(content).not.toContain("Free shipping");
   });
 
+  it("drops what Webflow hides by a CMS condition", () => {
+    const html = `<body><article>${prose("Text", 3)}
+      <div class="blog-post_author w-condition-invisible"><p>EMPTY AUTHOR SLOT</p></div>
+      <div class="blog-post_cta"><p>Visible closing words.</p></div></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toContain("EMPTY AUTHOR SLOT");
+    expect(content).toContain("Visible closing words.");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
