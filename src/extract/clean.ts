@@ -670,8 +670,10 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           total === 0 ||
           chars <=
             total * (CHROME_LANDMARK_TAGS.has(tag) ? MAX_CHROME_LANDMARK_SHARE : MAX_REMOVED_SHARE);
-        // …except under a name that leaves no doubt: an author's bio or a signature is prose too.
-        const unmistakable = removable && CHROME_EVEN_AS_PROSE.test(namesOf(node));
+        // …except under a name that leaves no doubt: an author's bio or a signature is prose too,
+        // and so is a list of related posts whose summaries read as prose.
+        const unmistakable =
+          removable && (CHROME_EVEN_AS_PROSE.test(namesOf(node)) || isTeaserList(node));
         if (byName && prose && kind !== "comments" && !unmistakable) return true;
         // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
         const menu =
@@ -726,6 +728,23 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
 
 /** Code, whose descendants are never boilerplate. */
 const CODE_TAGS = new Set(["pre", "code"]);
+
+/** Class/id words of a list of other posts. */
+const TEASER_NAMES = wholeWords("related|recommended");
+/** Links from which such a block is a list of posts, however much each summary says. */
+const MIN_TEASER_LINKS = 3;
+
+/** True when `el` is named a list of related posts and links to several. */
+function isTeaserList(el: DomElement): boolean {
+  if (!TEASER_NAMES.test(namesOf(el))) return false;
+  let links = 0;
+  walk(el, (node) => {
+    if (links >= MIN_TEASER_LINKS || !isElement(node)) return false;
+    if (tagOf(node) === "a" && attr(node, "href") !== "") links++;
+    return true;
+  });
+  return links >= MIN_TEASER_LINKS;
+}
 
 /** Tags of a form's fields that stay after its controls are gone. */
 const FIELD_TAGS = new Set(["label", "legend", "fieldset"]);

@@ -464,6 +464,18 @@ git init</code></pre>
     expect(content).toContain("Visible closing words.");
   });
 
+  it("drops related posts whose summaries read as prose", () => {
+    const teaser = (n: number) =>
+      `<div class="post-summary"><a href="/blog/p${n}"><h3>Teaser title ${n}</h3></a>
+      <p>TEASER SUMMARY ${n}: every developer knows the rush of an idea that arrives while driving, and the long, quiet road that follows it until the thing is finally built.</p></div>`;
+    const html = `<body><article><h1>Post</h1>${prose("Text", 12)}
+      <div class="related-reading"><h2>On a related note</h2>${[1, 2, 3].map(teaser).join("")}</div>
+      </article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Text is a sentence");
+    expect(content).not.toContain("TEASER SUMMARY");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
