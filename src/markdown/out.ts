@@ -73,13 +73,6 @@ export class Out {
     return this.owed === 1 && this.hard;
   }
 
-  /** The last character written, or "" when the next content starts a line. */
-  lastChar(): string {
-    if (this.owed > 0) return "";
-    const last = this.parts[this.parts.length - 1] ?? "";
-    return last.slice(-1);
-  }
-
   toString(): string {
     return this.parts.join("");
   }

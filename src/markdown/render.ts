@@ -164,6 +164,8 @@ class Renderer {
   private pendingSpace = false;
   /** A `case` seam before the next text (see `seamBefore`). */
   private caseSeam = false;
+  /** The last character of text written, before any Markdown syntax closing it (`*`, `)`). */
+  private lastTextChar = "";
   /** Adjacent text nodes not yet written. */
   private readonly textRun: string[] = [];
   private linkDepth = 0;
@@ -505,15 +507,14 @@ class Renderer {
     }
     if (text.startsWith(" ")) this.pendingSpace = true;
     const core = text.trim();
-    if (this.caseSeam && startsWordAtCase(this.spaceTarget().out.lastChar(), core)) {
-      this.pendingSpace = true;
-    }
+    if (this.caseSeam && startsWordAtCase(this.lastTextChar, core)) this.pendingSpace = true;
     const frame = this.placeSpace();
     const context: EscapeContext = {
       lineStart: LINE_FRAMES.has(frame.kind) && frame.out.atLineStart(),
       inLink: this.linkDepth > 0,
     };
     frame.out.inline(this.dialect.escape(core, context));
+    this.lastTextChar = core[core.length - 1]!;
     if (text.endsWith(" ")) this.pendingSpace = true;
   }
 

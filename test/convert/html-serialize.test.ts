@@ -287,6 +287,10 @@ describe("neighbours with no whitespace between them", () => {
       text('<h2><a href="/a">Earth Ball</a><em>Outside Over There</em><span>Upset</span></h2>'),
     ).toBe("Earth Ball Outside Over There Upset");
     expect(text("<p><b>Warren</b><small>Reviewed</small></p>")).toBe("Warren Reviewed");
+    expect(md('<h2><a href="https://a.example/">Earth Ball</a><em>Outside</em></h2>')).toBe(
+      "## [Earth Ball](https://a.example/) *Outside*",
+    );
+    expect(md("<p><b>Earth</b><span>Outside</span></p>")).toBe("**Earth** Outside");
     expect(text("<p><b>W</b>ord by <em>Ann</em><a href=\"/x\">’s</a> hand</p>")).toBe("Word by Ann’s hand");
   });
 
