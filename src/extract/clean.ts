@@ -94,6 +94,9 @@ const CHROME_TAGS = new Set(["nav", "aside", "footer", "header", "form", "dialog
  */
 const CONTENT_ROOT_TAGS = new Set(["article", "main", "section", "blockquote"]);
 
+/** Code, which is never boilerplate, nor anything in it, whatever its class names say. */
+const HIGHLIGHTED_TAGS = new Set(["pre", "code"]);
+
 /** ARIA landmark and widget roles of page chrome. */
 const CHROME_ROLES = new Set([
   "navigation",
@@ -617,6 +620,9 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
     (node) => {
       if (!isElement(node)) return false;
       const tag = tagOf(node);
+      // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
+      // comment`): the code's own text, whatever they say.
+      if (HIGHLIGHTED_TAGS.has(tag)) return false;
       const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0);
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
@@ -697,9 +703,6 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           protecting[kind]++;
         }
       }
-      // Inside code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
-      // comment`): the code's own text, whatever they say.
-      if (CODE_TAGS.has(tag)) return false;
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
       if (tag === "blockquote") quotes++;
       return true;
@@ -726,8 +729,6 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   for (const el of doomed) if (!(keepNamed && named.has(el))) el.remove();
 }
 
-/** Code, whose descendants are never boilerplate. */
-const CODE_TAGS = new Set(["pre", "code"]);
 
 /** Class/id words of a list of other posts. */
 const TEASER_NAMES = wholeWords("related|recommended");

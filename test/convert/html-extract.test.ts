@@ -392,6 +392,7 @@ describe("extract: main", () => {
       <pre><code class="language-bash"><span class="hljs-comment"># initialize git</span>
 git init</code></pre>
       <p>Inline <code><span class="token comment">/* note */</span> x()</code> too.</p>
+      <pre class="comments">${"log line of a build, kept as it is\n".repeat(60)}</pre>
       <div class="comments"><p>A READER SAID</p></div></article></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("```bash\n# initialize git\ngit init\n```");
