@@ -877,7 +877,7 @@ function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
 
 /** A "header" that is part of a component's name… */
 const COMPONENT_HEADER =
-  /\w[_-]+header|header[_-]+(?:copy|description|text|title|content|image|intro)/i;
+  /[a-z\d][_-]+header|header[_-]+(?:copy|description|text|title|content|image|intro)/i;
 /** …unless the component is the page or its header's parts. */
 const PAGE_HEADER =
   /(?:^|[_-])(?:site|global|main|top|page|primary|masthead|mobile|desktop|sticky|fixed|nav|navbar|app|layout|theme|wp|elementor|ast|td|tdb)[_-]+header|header[_-]+(?:wrap\w*|container|inner|nav\w*|menu|top|bar|main|logo|row|area|section|outer|links?|search|cart|account)(?:$|[_-])/i;
