@@ -348,7 +348,7 @@ const MAX_EXPANDED_SHARE = 0.85;
 function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
   const bodyChars = stats.get(body)?.chars ?? 0;
   let node = top;
-  const table = isTableBlock(top);
+  const topIsTable = isTableBlock(top);
   for (
     let parent = node.parentNode;
     isElement(parent) && parent !== body;
@@ -356,8 +356,8 @@ function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): Do
   ) {
     const p = stats.get(parent);
     const n = stats.get(node);
-    if (!p || !n || (!table && p.chars > bodyChars * MAX_EXPANDED_SHARE)) break;
-    if (!table && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
+    if (!p || !n || (!topIsTable && p.chars > bodyChars * MAX_EXPANDED_SHARE)) break;
+    if (!topIsTable && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
     const added = p.chars - n.chars;
     const addedLinks = p.linkChars - n.linkChars;
     if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
@@ -366,15 +366,19 @@ function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): Do
   return node;
 }
 
-/** True when `el` is a table, or holds nothing but one (a responsive wrapper). */
+/**
+ * True when `el` is a table, or holds nothing but one (a responsive wrapper). A best block
+ * inside a table (its `<tbody>`, a row) is left to the usual rule: a forum that lays its posts
+ * out as rows has its thread there, and the page around it is chrome.
+ */
 function isTableBlock(el: DomElement): boolean {
-  let node: DomElement | null = el;
-  while (node !== null && tagOf(node) !== "table") {
-    const only: DomElement | null = node.firstElementChild;
+  let node: DomElement = el;
+  while (tagOf(node) !== "table") {
+    const only = node.firstElementChild;
     if (only === null || only.nextElementSibling !== null) return false;
     node = only;
   }
-  return node !== null;
+  return true;
 }
 
 /** Tag and class/id score of a new candidate. */
