@@ -15,77 +15,93 @@ import {
   walk,
 } from "./dom.js";
 
-/** Block elements: a `<div>` without any of these as children reads as a paragraph. */
-export const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "dd",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hr",
-  "li",
-  "main",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "ul",
+/**
+ * Phrasing content (HTML's inline elements, and old ones like `<font>`): what a run of loose text
+ * is made of. Any other element, or a phrasing one holding one (a link around a card's `<div>`),
+ * ends the run.
+ */
+const PHRASING_TAGS = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "bdo",
+  "big",
+  "br",
+  "cite",
+  "code",
+  "data",
+  "del",
+  "dfn",
+  "em",
+  "font",
+  "i",
+  "img",
+  "ins",
+  "kbd",
+  "label",
+  "mark",
+  "nobr",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strike",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "tt",
+  "u",
+  "var",
+  "wbr",
 ]);
 /** Containers whose loose text is wrapped (a cell's or a list item's stays as it is). */
-const CONTAINER_TAGS = new Set(["body", "div", "section", "article", "main", "center", "form"]);
-/** Where text is not loose: code keeps its layout, a paragraph is one already. */
+const LOOSE_TEXT_CONTAINERS = new Set([
+  "body",
+  "div",
+  "section",
+  "article",
+  "main",
+  "center",
+  "form",
+]);
+/** Where text is never loose: code keeps its layout, a paragraph is one already. */
 const LEAVE_TAGS = new Set(["pre", "code", "p"]);
 
 /**
  * Wraps each run of text and inline elements that sits beside blocks, in `body` and the
- * containers under it, in a new `<p>`; returns the new paragraphs.
+ * containers under it, in a new `<p>`; returns the new paragraphs. Changes `body` in place; one
+ * walk over it, whatever its depth.
  *
  * @example
- * // <div>Intro words<ul>…</ul></div> → <div><p>Intro words</p><ul>…</ul></div>
+ * // <div>Intro <b>words</b><ul>…</ul></div> → <div><p>Intro <b>words</b></p><ul>…</ul></div>
  * const wrappers = wrapLooseText(body, document);
  */
 export function wrapLooseText(body: DomElement, document: DomDocument): Set<DomElement> {
-  const containers: DomElement[] = [];
-  if (hasLooseText(body)) containers.push(body);
-  walk(body, (node) => {
-    if (!isElement(node)) return false;
-    const tag = tagOf(node);
-    if (LEAVE_TAGS.has(tag)) return false;
-    if (CONTAINER_TAGS.has(tag) && hasLooseText(node)) containers.push(node);
-    return true;
-  });
+  const shape = measureShape(body);
   const wrappers = new Set<DomElement>();
-  for (const container of containers) {
+  for (const container of shape.containers) {
     let run: DomNode[] = [];
+    let words = false;
     const flush = (before: DomNode | null): void => {
-      if (run.some((node) => (node.textContent ?? "").trim() !== "")) {
+      if (words) {
         const p = document.createElement("p");
         container.insertBefore(p, before);
         for (const node of run) p.appendChild(node);
         wrappers.add(p);
       }
       run = [];
+      words = false;
     };
     for (let child = container.firstChild; child !== null; ) {
       const next = child.nextSibling;
-      if (isElement(child) && BLOCK_TAGS.has(tagOf(child))) flush(child);
-      else run.push(child);
+      if (isElement(child) && isBlock(child, shape)) flush(child);
+      else {
+        run.push(child);
+        words ||= isElement(child) ? shape.worded.has(child) : hasWords(child);
+      }
       child = next;
     }
     flush(null);
@@ -93,13 +109,61 @@ export function wrapLooseText(body: DomElement, document: DomDocument): Set<DomE
   return wrappers;
 }
 
+/** What one walk learns of the tree: see `wrapLooseText`. */
+interface Shape {
+  /** Elements holding an element that is not phrasing content. */
+  blocky: Set<DomElement>;
+  /** Elements holding text with words. */
+  worded: Set<DomElement>;
+  /** Containers with a block child and a text child with words, outermost first. */
+  containers: DomElement[];
+}
+
+function measureShape(body: DomElement): Shape {
+  const shape: Shape = { blocky: new Set(), worded: new Set(), containers: [] };
+  const candidates: DomElement[] = [];
+  let left = 0; // open LEAVE_TAGS elements
+  const visit = (el: DomElement): void => {
+    if (LOOSE_TEXT_CONTAINERS.has(tagOf(el)) && left === 0) candidates.push(el);
+  };
+  visit(body);
+  walk(
+    body,
+    (node) => {
+      if (!isElement(node)) {
+        if (hasWords(node) && isElement(node.parentNode)) shape.worded.add(node.parentNode);
+        return false;
+      }
+      visit(node);
+      if (LEAVE_TAGS.has(tagOf(node))) left++;
+      return true;
+    },
+    (el) => {
+      if (LEAVE_TAGS.has(tagOf(el))) left--;
+      const parent = el.parentNode;
+      if (!isElement(parent)) return;
+      if (isBlock(el, shape)) shape.blocky.add(parent);
+      if (shape.worded.has(el)) shape.worded.add(parent);
+    },
+  );
+  for (const el of candidates) if (hasLooseText(el, shape)) shape.containers.push(el);
+  return shape;
+}
+
+/** True when `el` is not phrasing content, or holds an element that is not. */
+function isBlock(el: DomElement, shape: Shape): boolean {
+  return !PHRASING_TAGS.has(tagOf(el)) || shape.blocky.has(el);
+}
+
 /** True when `el` has a block child and a text child with words. */
-function hasLooseText(el: DomElement): boolean {
-  let block = false;
-  let text = false;
+function hasLooseText(el: DomElement, shape: Shape): boolean {
+  if (!shape.blocky.has(el)) return false;
   for (let child = el.firstChild; child !== null; child = child.nextSibling) {
-    if (isElement(child)) block ||= BLOCK_TAGS.has(tagOf(child));
-    else text ||= isText(child) && child.data.trim() !== "";
+    if (!isElement(child) && hasWords(child)) return true;
   }
-  return block && text;
+  return false;
+}
+
+function hasWords(node: DomNode): boolean {
+  return isText(node) && node.data.trim() !== "";
 }

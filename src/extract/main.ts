@@ -21,7 +21,7 @@ import {
   textOf,
   walk,
 } from "./dom.js";
-import { BLOCK_TAGS, wrapLooseText } from "./loose-text.js";
+import { wrapLooseText } from "./loose-text.js";
 import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats.js";
 
 /** A chosen root must hold at least this share of the body's text… */
@@ -56,6 +56,38 @@ const UNIT_TAGS = new Set(["article", "section", "li", "tr"]);
 
 /** Elements whose own text is a paragraph of content. */
 const PARAGRAPH_TAGS = new Set(["p", "pre", "td", "blockquote", "dd"]);
+/** Block elements: a `<div>` without any of these as children reads as a paragraph. */
+const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
+]);
 /** Starting score of a candidate by tag (Readability's initializeNode). */
 const TAG_SCORES: ReadonlyMap<string, number> = new Map([
   ["div", 5],
@@ -92,6 +124,8 @@ const SENTENCE_END = /\.(?: |$)/;
 /**
  * Returns the main-content root under `body` (which must already be cleaned): an existing
  * element, a new `<div>` gathering the best block and its content siblings, or `body` itself.
+ * Changes `body` in place: loose text beside blocks is first wrapped in paragraphs (see
+ * loose-text.ts), and the gathering `<div>` takes its members out of the page.
  *
  * @example
  * cleanDocument(body, "main");

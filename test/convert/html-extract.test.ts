@@ -477,6 +477,19 @@ git init</code></pre>
     expect(content).not.toContain("TEASER SUMMARY");
   });
 
+  it("wraps only inline runs as loose text: a centred title and a linked card stay blocks", () => {
+    const loose = (n: number) =>
+      `Loose words ${n} that run on for a while, with commas, as an old page writes them.`;
+    const centred = convertHtml(
+      `<body><center><h1>Fold and cut</h1></center>${loose(1)}<hr><p>${loose(2)}</p><p>${loose(3)}</p></body>`,
+    ).content;
+    expect(centred).toMatch(/^# Fold and cut\n\nLoose words 1 [^\n]*\n\n---\n\nLoose words 2/);
+    const card = convertHtml(
+      `<body><main><div>${loose(1)} <b>Bold</b><a href="/c"><div><h3>Card title</h3><p>${loose(2)}</p></div></a>${loose(3)}</div></main></body>`,
+    ).content;
+    expect(card).toContain("**Bold**\n\n### [Card title](/c)\n\nLoose words 2");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
