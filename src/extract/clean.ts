@@ -131,12 +131,12 @@ const CONSENT_MANAGER =
 
 /**
  * Ad slots, as whole `-`/`_`-separated words so "header", "shadow" and "add" never match; a
- * slot number may follow (`ad2`, `AD1_300x250`), but not the rest of a generated name
+ * slot number or size may follow (`ad2`, `ad300x250`), but not the rest of a generated name
  * (Elementor's `elementor-element-ad2c87f`, a CSS module's `__Ad7Wx`). `adv` is an ad in
  * Italian names (`adv-box`), but Kadence's advanced heading (`kt-adv-heading`) holds headings.
  */
 const ADS =
-  /(?:^|[\s_-])(?:ads?|adv(?!-heading)|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)\d{0,3}(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:ads?|adv(?!-heading)|advert\w*|adsense|adsbygoogle|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|dfp|sponsor(?:ed)?|taboola|outbrain|promoted)(?:\d{1,3}(?:x\d{2,3})?)?(?=$|[\s_-])/i;
 
 /** UUIDs in names (`block-8b12d038-81ff-4352-ad15-30e5cd82b0a9`): their `ad15` is no ad. */
 const UUID = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/gi;

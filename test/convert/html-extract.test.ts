@@ -352,12 +352,14 @@ describe("extract: main", () => {
       <div class="elementor-element elementor-element-ad2c87f"><p>Elementor block stays.</p></div>
       <div class="block-8b12d038-81ff-4352-ad15-30e5cd82b0a9"><p>UUID block stays.</p></div>
       <h2 class="kt-adv-heading356_9c83af-2d">Kadence heading stays</h2>
-      <div class="ad2">AD SLOT TWO</div><div class="adv-box">ANNUNCIO</div></article></body>`;
+      <div class="ad2">AD SLOT TWO</div><div class="adv-box">ANNUNCIO</div>
+      <div class="ad300x250">AD SLOT SIZED</div></article></body>`;
     const { content } = convertHtml(html);
     for (const kept of ["Elementor block stays.", "UUID block stays.", "Kadence heading stays"])
       expect(content).toContain(kept);
     expect(content).not.toContain("AD SLOT TWO");
     expect(content).not.toContain("ANNUNCIO");
+    expect(content).not.toContain("AD SLOT SIZED");
   });
 
   it("keeps headings whose class says 'header' or 'toc' of themselves", () => {
