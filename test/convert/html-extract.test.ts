@@ -439,12 +439,18 @@ git init</code></pre>
     const html = `<body><article><h1>Send an SMS</h1>${prose("Intro", 2)}
       <h2>Sign up for Twilio and get a phone number</h2><p>Step one: create a free account.</p>
       <h2>Join the surfaces</h2><p>Select both surfaces, then click Join on the Edit menu.</p>
+      <h2>Sign up users with email and password</h2><p>Call the sign-up method.</p>
+      <h2>Subscribe to updates from a WebSocket</h2><p>Listen for message events.</p>
       <h2>Subscribe to our weekly e-newsletter</h2><p>NEWSLETTER PITCH for every inbox.</p>
+      <h2>Join 800,000+ readers</h2><p>READERS PITCH every week.</p>
       <h2>Join the discussion</h2><p>DISCUSSION PROMPT for readers.</p></article></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("## Sign up for Twilio and get a phone number\n\nStep one");
     expect(content).toContain("## Join the surfaces\n\nSelect both surfaces");
+    expect(content).toContain("## Sign up users with email and password\n\nCall");
+    expect(content).toContain("## Subscribe to updates from a WebSocket\n\nListen");
     expect(content).not.toContain("NEWSLETTER PITCH");
+    expect(content).not.toContain("READERS PITCH");
     expect(content).not.toContain("DISCUSSION PROMPT");
   });
 
