@@ -26,6 +26,7 @@ import {
   textOf,
   walk,
 } from "./dom.js";
+import { namesOf, telltaleNames, withoutComponentHeaders } from "./names.js";
 import type { PageType } from "./page-type.js";
 import { linkDensity, measureText } from "./stats.js";
 
@@ -177,12 +178,6 @@ const UNMISTAKABLE_CHROME = wholeWords(`${CHROME_EVEN_AS_PROSE_WORDS}|disclaimer
 function wholeWords(words: string): RegExp {
   return new RegExp(`(?:^|[\\s_-])(?:${words})(?=$|[\\s_-])`, "i");
 }
-
-/**
- * Page builders wrap every block of a page, content included, in a "widget" (Elementor's
- * `elementor-widget-text-editor`): those class names say nothing about chrome.
- */
-const PAGE_BUILDER_WIDGET = /\belementor-widget[\w-]*/gi;
 
 /** Class/id words that mark content even when CHROME matches too (Readability's okMaybe…). */
 const CHROME_EXEMPT = /article|body|content|main|column|post|entry|story|text|shadow/i;
@@ -623,7 +618,8 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
       // comment`): the code's own text, whatever they say.
       if (HIGHLIGHTED_TAGS.has(tag)) return false;
-      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0);
+      const names = telltaleNames(node, tag);
+      const kind = boilerplateKind(node, tag, names, contentRoots > 0, quotes > 0);
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
@@ -631,7 +627,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         if (
           chars >= COMPONENT_HEADER_CHARS &&
           linkDensity(s) < PROSE_LINK_DENSITY &&
-          namedOnlyAsComponentHeader(node, tag)
+          namedOnlyAsComponentHeader(node, tag, names)
         ) {
           return true;
         }
@@ -642,7 +638,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
           kind === "comments" &&
           pageType === "forum" &&
           (chars >= total * FORUM_THREAD_SHARE ||
-            (tag !== "li" && SINGLE_COMMENT.test(`${attr(node, "class")} ${attr(node, "id")}`)))
+            (tag !== "li" && SINGLE_COMMENT.test(namesOf(node))))
         ) {
           return true;
         }
@@ -656,7 +652,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         if (
           kind === "noise" &&
           total - chars >= MIN_POST_CHARS &&
-          CONSENT_MANAGER.test(`${attr(node, "class")} ${attr(node, "id")}`)
+          CONSENT_MANAGER.test(namesOf(node))
         ) {
           doomed.push(node);
           return false;
@@ -729,7 +725,6 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   for (const el of doomed) if (!(keepNamed && named.has(el))) el.remove();
 }
 
-
 /** Class/id words of a list of other posts. */
 const TEASER_NAMES = wholeWords("related|recommended");
 /** Links from which such a block is a list of posts, however much each summary says. */
@@ -766,63 +761,11 @@ function wrapsPost(form: DomElement): boolean {
   return paragraphs && !fields;
 }
 
-const HEADING = /^h[1-6]$/;
-/**
- * On a heading, "header" and "toc" name the heading itself (Divi's `et_pb_module_header`,
- * rustdoc's `code-header`, an accordion's `accordion-header`, a TOC plugin's `toc` marking the
- * headings it lists), not the page's header or a table of contents.
- */
-const HEADING_OWN_WORDS = /(?<=^|[\s_-])(?:header|toc)(?=$|[\s_-])/gi;
-
-/** A name of three or more words joined by hyphens, as generated from a heading. */
-const SLUG_NAME = /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+){2,}$/u;
-/** How much of an element's text start is compared with its names. */
-const SLUG_TEXT_CHARS = 200;
-
-/**
- * `names` without those generated from the element's own text: documentation and CMS pages give
- * a section or heading an id made of its title ("respond-to-review-comments",
- * "what-share-of-adolescents-…"), whose words say nothing about what the block is.
- */
-function withoutTextSlugs(names: string, el: DomElement): string {
-  const slugs = names.split(/\s+/).filter((name) => SLUG_NAME.test(name));
-  if (slugs.length === 0) return names;
-  const start = slugOf(textStart(el, SLUG_TEXT_CHARS));
-  if (start === "") return names;
-  const kept = names
-    .split(/\s+/)
-    .filter((name) => !(slugs.includes(name) && (start === name || start.startsWith(`${name}-`))));
-  return kept.join(" ");
-}
-
-/** Lower-case words of `text` joined by hyphens. */
-function slugOf(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-|-$/g, "");
-}
-
-/** About the first `max` characters of an element's text, read without walking all of it. */
-function textStart(el: DomElement, max: number): string {
-  let text = "";
-  walk(el, (node) => {
-    if (text.length >= max) return false;
-    if (isText(node)) text += node.data;
-    return true;
-  });
-  return text.slice(0, max);
-}
-
-/** Class and id of `el`, without page-builder widget names. */
-function namesOf(el: DomElement): string {
-  return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
-}
-
 /** What kind of boilerplate `el` looks like, if any. */
 function boilerplateKind(
   el: DomElement,
   tag: string,
+  names: string,
   inContentRoot: boolean,
   inQuote: boolean,
 ): Kind | undefined {
@@ -837,13 +780,7 @@ function boilerplateKind(
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
-  return kindByNames(telltaleNames(el, tag));
-}
-
-/** Class and id of `el` that can tell what it is: not those naming a heading or its text. */
-function telltaleNames(el: DomElement, tag: string): string {
-  const given = HEADING.test(tag) ? namesOf(el).replace(HEADING_OWN_WORDS, " ") : namesOf(el);
-  return withoutTextSlugs(given, el);
+  return kindByNames(names);
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */
@@ -859,27 +796,16 @@ function kindByNames(names: string): Kind | undefined {
 }
 
 /**
- * True when `el` is named chrome only for a component's "header" (`category-header_description`,
- * `PageSection_header`, `section-header-copy`): the head of a card or section, which is content,
- * unlike the page's header (`site-header`, `header-wrapper`, `header-nav`).
+ * True when `el`, named `names`, is chrome by those names only for a component's "header"
+ * (`category-header_description`, `PageSection_header`, `section-header-copy`): the head of a
+ * card or section, which is content, unlike the page's header (`site-header`, `header-nav`).
  */
-function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
+function namedOnlyAsComponentHeader(el: DomElement, tag: string, names: string): boolean {
   if (CHROME_TAGS.has(tag) || CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
-  if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return false;
-  const names = telltaleNames(el, tag);
-  if (kindByNames(names) === undefined) return false;
-  const parts = names.split(/\s+/);
-  const renamed = parts.map((name) =>
-    COMPONENT_HEADER.test(name) && !PAGE_HEADER.test(name) ? name.replace(/header/gi, "") : name,
+  return (
+    kindByNames(names) !== undefined && kindByNames(withoutComponentHeaders(names)) === undefined
   );
-  return kindByNames(renamed.join(" ")) === undefined;
 }
 
-/** A "header" that is part of a component's name… */
-const COMPONENT_HEADER =
-  /[a-z\d][_-]+header|header[_-]+(?:copy|description|text|title|content|image|intro)/i;
-/** …unless the component is the page or its header's parts. */
-const PAGE_HEADER =
-  /(?:^|[_-])(?:site|global|main|top|page|primary|masthead|mobile|desktop|sticky|fixed|nav|navbar|app|layout|theme|wp|elementor|ast|td|tdb)[_-]+header|header[_-]+(?:wrap\w*|container|inner|nav\w*|menu|top|bar|main|logo|row|area|section|outer|links?|search|cart|account)(?:$|[_-])/i;
 /** Text from which a component's header of prose, not links, is content. */
 const COMPONENT_HEADER_CHARS = 100;

@@ -132,6 +132,31 @@ export function hasDescendant(root: DomNode, test: (el: DomElement) => boolean):
   return found;
 }
 
+/**
+ * The first `max` characters of the text under `root` (as written, whitespace kept), read in
+ * document order; stops there, or after `maxNodes` nodes, however large the rest of the subtree.
+ *
+ * @example
+ * textStart(section, 200); // "Respond to review comments¶ Your patch will…"
+ */
+export function textStart(root: DomNode, max: number, maxNodes = max * 4): string {
+  let text = "";
+  let node = root.firstChild;
+  for (let seen = 0; node !== null && text.length < max && seen < maxNodes; seen++) {
+    if (isText(node)) text += node.data;
+    if (isElement(node) && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    let current: DomNode | null = node;
+    while (current !== null && current !== root && current.nextSibling === null) {
+      current = current.parentNode;
+    }
+    node = current === null || current === root ? null : current.nextSibling;
+  }
+  return text.slice(0, max);
+}
+
 /** Element children of `el`, in order. */
 export function childElements(el: DomElement): DomElement[] {
   const out: DomElement[] = [];

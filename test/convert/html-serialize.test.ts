@@ -291,7 +291,9 @@ describe("neighbours with no whitespace between them", () => {
       "## [Earth Ball](https://a.example/) *Outside*",
     );
     expect(md("<p><b>Earth</b><span>Outside</span></p>")).toBe("**Earth** Outside");
-    expect(text("<p><b>W</b>ord by <em>Ann</em><a href=\"/x\">’s</a> hand</p>")).toBe("Word by Ann’s hand");
+    expect(text('<p><b>W</b>ord by <em>Ann</em><a href="/x">’s</a> hand</p>')).toBe(
+      "Word by Ann’s hand",
+    );
   });
 
   it("keeps words that spans split for styling", () => {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { textStart } from "../../src/extract/dom.js";
+import { parseDocument } from "../../src/extract/parse.js";
+
+function bodyOf(html: string) {
+  const root = parseDocument(html).documentElement;
+  let body = root?.firstElementChild ?? null;
+  while (body !== null && body.localName !== "body") body = body.nextElementSibling;
+  if (body === null) throw new Error("no body");
+  return body;
+}
+
+describe("textStart", () => {
+  it("reads text in document order, down and across, up to max characters", () => {
+    const body = bodyOf(
+      "<body><h2>Respond <b>to</b> review</h2><p>comments and more words</p></body>",
+    );
+    expect(textStart(body, 200)).toBe("Respond to reviewcomments and more words");
+    expect(textStart(body, 10)).toBe("Respond to");
+  });
+
+  it("gives up after its node budget, however many empty elements come first", () => {
+    const body = bodyOf(`<body>${"<i></i>".repeat(10_000)}late words</body>`);
+    expect(textStart(body, 200)).toBe("");
+    expect(textStart(body, 200, 20_000)).toBe("late words");
+  });
+});
