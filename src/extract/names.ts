@@ -15,6 +15,7 @@ const WHITESPACE = /\s+/;
  */
 const PAGE_BUILDER_WIDGET = /\belementor-widget[\w-]*/gi;
 
+/** Heading tags, `h1` to `h6`. */
 const HEADING = /^h[1-6]$/;
 /**
  * On a heading, "header" and "toc" name the heading itself (Divi's `et_pb_module_header`,
