@@ -52,6 +52,45 @@ export interface DomDocument {
   appendChild<T extends DomNode>(node: T): T;
 }
 
+/** Phrasing content: HTML's inline elements, and old ones like `<font>` and `<tt>`. */
+export const PHRASING_TAGS = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "bdo",
+  "big",
+  "br",
+  "cite",
+  "code",
+  "data",
+  "del",
+  "dfn",
+  "em",
+  "font",
+  "i",
+  "img",
+  "ins",
+  "kbd",
+  "label",
+  "mark",
+  "nobr",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strike",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "tt",
+  "u",
+  "var",
+  "wbr",
+]);
+
 /** True for element nodes. */
 export function isElement(node: DomNode | null | undefined): node is DomElement {
   return node?.nodeType === ELEMENT_NODE;

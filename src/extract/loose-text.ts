@@ -11,52 +11,11 @@ import {
   type DomNode,
   isElement,
   isText,
+  PHRASING_TAGS,
   tagOf,
   walk,
 } from "./dom.js";
 
-/**
- * Phrasing content (HTML's inline elements, and old ones like `<font>`): what a run of loose text
- * is made of. Any other element, or a phrasing one holding one (a link around a card's `<div>`),
- * ends the run.
- */
-const PHRASING_TAGS = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "bdo",
-  "big",
-  "br",
-  "cite",
-  "code",
-  "data",
-  "del",
-  "dfn",
-  "em",
-  "font",
-  "i",
-  "img",
-  "ins",
-  "kbd",
-  "label",
-  "mark",
-  "nobr",
-  "q",
-  "s",
-  "samp",
-  "small",
-  "span",
-  "strike",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "tt",
-  "u",
-  "var",
-  "wbr",
-]);
 /** Containers whose loose text is wrapped (a cell's or a list item's stays as it is). */
 const LOOSE_TEXT_CONTAINERS = new Set([
   "body",

@@ -11,39 +11,11 @@ import {
   type DomNode,
   isElement,
   isText,
+  PHRASING_TAGS,
   tagOf,
   WHITESPACE_RUN,
   walk,
 } from "./dom.js";
-
-/** Phrasing elements: inside them text runs on; any other element (and `<br>`) ends a line. */
-const PHRASING_TAGS = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "bdo",
-  "cite",
-  "code",
-  "del",
-  "em",
-  "font",
-  "i",
-  "ins",
-  "kbd",
-  "label",
-  "mark",
-  "q",
-  "s",
-  "small",
-  "span",
-  "strike",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "u",
-]);
 
 /**
  * Class words of a forum's quote block: XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`,
@@ -142,11 +114,11 @@ function textLines(el: DomElement): string[] {
         return false;
       }
       if (!isElement(node)) return false;
-      if (!PHRASING_TAGS.has(tagOf(node))) flush();
+      if (endsLine(node)) flush();
       return true;
     },
     (closed) => {
-      if (!PHRASING_TAGS.has(tagOf(closed))) flush();
+      if (endsLine(closed)) flush();
     },
   );
   flush();
@@ -155,4 +127,10 @@ function textLines(el: DomElement): string[] {
 
 function wordCount(line: string): number {
   return line.match(WORD)?.length ?? 0;
+}
+
+/** Inside phrasing elements text runs on; any other element, and `<br>`, ends a line. */
+function endsLine(el: DomElement): boolean {
+  const tag = tagOf(el);
+  return tag === "br" || !PHRASING_TAGS.has(tag);
 }
