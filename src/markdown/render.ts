@@ -123,11 +123,33 @@ function seamBefore(el: DomElement, tag: string): Seam {
   if (!isElement(before)) return undefined;
   const beforeTag = tagOf(before);
   if (isWidget(before, beforeTag)) return "space";
-  if (tag === "a" && beforeTag === "a")
-    return attr(el, "href") === attr(before, "href") ? undefined : "space";
+  const link = edgeLink(el, "first");
+  const linkBefore = link && edgeLink(before, "last");
+  if (link && linkBefore)
+    return attr(link, "href") === attr(linkBefore, "href") ? undefined : "space";
   if (tag === "label" && beforeTag === "label") return "space";
   if (CASE_SEAM_TAGS.has(tag) && CASE_SEAM_TAGS.has(beforeTag)) return "case";
   return undefined;
+}
+
+/** How far into an element a link at its edge is looked for (`<b><a>Hacker News</a></b>`). */
+const EDGE_LINK_DEPTH = 3;
+
+/** The link `el` is, or starts or ends with (its first or last element, a few levels down). */
+function edgeLink(el: DomElement, edge: "first" | "last"): DomElement | undefined {
+  let node: DomElement | null = el;
+  for (let depth = 0; node !== null && depth <= EDGE_LINK_DEPTH; depth++) {
+    if (tagOf(node) === "a") return node;
+    node = edge === "first" ? node.firstElementChild : lastElementChild(node);
+  }
+  return undefined;
+}
+
+function lastElementChild(el: DomElement): DomElement | null {
+  let last: DomElement | null = null;
+  for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling)
+    last = child;
+  return last;
 }
 
 /** Inline elements pages style apart: a name link, its italic title, its label span. */

@@ -270,6 +270,16 @@ describe("neighbours with no whitespace between them", () => {
     );
   });
 
+  it("parts a link from one that ends its neighbour, when they point to different places", () => {
+    expect(
+      md(
+        '<p><b><a href="https://e.example/news">Hacker News</a></b><a href="https://e.example/newest">new</a></p>',
+      ),
+    ).toBe("**[Hacker News](https://e.example/news)** [new](https://e.example/newest)");
+    expect(text('<p><span><a href="/a">One</a></span><a href="/b">two</a></p>')).toBe("One two");
+    expect(text('<p><b><a href="/c">cer</a></b><a href="/c">emony</a></p>')).toBe("ceremony");
+  });
+
   it("joins a link an editor split in two, pointing to one place", () => {
     expect(text('<p>order of <a href="/c">cer</a><a href="/c">emony</a> booklets</p>')).toBe(
       "order of ceremony booklets",
