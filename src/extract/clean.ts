@@ -780,6 +780,7 @@ function boilerplateKind(
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
+  if (isRemarkOnAnswer(el)) return "comments";
   return kindByNames(names);
 }
 
@@ -809,3 +810,19 @@ function namedOnlyAsComponentHeader(el: DomElement, tag: string, names: string):
 
 /** Text from which a component's header of prose, not links, is content. */
 const COMPONENT_HEADER_CHARS = 100;
+
+/** Microdata types of a Q&A site's question and answers. */
+const ANSWER_TYPE = /schema\.org\/(?:Answer|Question)\s*$/i;
+
+/**
+ * True for a comment marked up as one (`itemprop=comment`) on a question or an answer: Stack
+ * Overflow's remarks under a post, however its classes are named. A forum's replies are
+ * comments on the thread (DiscussionForumPosting), not on an answer, and stay.
+ */
+function isRemarkOnAnswer(el: DomElement): boolean {
+  if (attr(el, "itemprop").toLowerCase() !== "comment") return false;
+  for (let node = el.parentNode; isElement(node); node = node.parentNode) {
+    if (node.hasAttribute("itemscope")) return ANSWER_TYPE.test(attr(node, "itemtype"));
+  }
+  return false;
+}

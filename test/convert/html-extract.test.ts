@@ -498,6 +498,27 @@ git init</code></pre>
     expect(card).toContain("**Bold**\n\n### [Card title](/c)\n\nLoose words 2");
   });
 
+  it("drops remarks marked up as comments on a Q&A site's answer, not a forum's replies", () => {
+    const remark = (n: number) =>
+      `<div itemprop="comment" itemscope itemtype="https://schema.org/Comment"><div class="fs-body1">REMARK ${n} asks the author to say more.</div></div>`;
+    const answer = (n: number) =>
+      `<div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><div class="s-prose">${prose(`Answer${n}`, 2)}</div><h2>2 Comments</h2><div role="list">${remark(n)}${remark(n + 10)}</div></div>`;
+    const qa = convertHtml(
+      `<body><main><div itemscope itemtype="https://schema.org/QAPage">${answer(1)}${answer(2)}</div></main></body>`,
+      { url: "https://stackoverflow.com/questions/1/x" },
+    ).content;
+    expect(qa).toContain("Answer1 is a sentence");
+    expect(qa).toContain("Answer2 is a sentence");
+    expect(qa).not.toContain("REMARK");
+    const reply = (n: number) =>
+      `<div itemprop="comment" itemscope itemtype="https://schema.org/Comment"><p>REPLY ${n} with an opinion of its own, long enough to read as a post.</p></div>`;
+    const thread = convertHtml(
+      `<body><main><div itemscope itemtype="https://schema.org/DiscussionForumPosting">${prose("Post", 2)}${reply(1)}${reply(2)}</div></main></body>`,
+      { url: "https://forum.example.com/t/x/1" },
+    ).content;
+    expect(thread).toContain("REPLY 1");
+  });
+
   it("puts React's streamed segments where their placeholders are, without the fallback", () => {
     const html = `<body><main><h1>Guide</h1><!--$?--><template id="B:0"></template>
       <p>Loading…</p><!--/$--><p>Closing words of the guide, after the streamed part.</p></main>
