@@ -20,6 +20,7 @@ import {
   type DomElement,
   type DomNode,
   type DomText,
+  hasDescendant,
   isElement,
   isText,
   tagOf,
@@ -618,8 +619,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
       // comment`): the code's own text, whatever they say.
       if (HIGHLIGHTED_TAGS.has(tag)) return false;
-      const names = telltaleNames(node, tag);
-      const kind = boilerplateKind(node, tag, names, contentRoots > 0, quotes > 0);
+      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0);
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
@@ -627,7 +627,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         if (
           chars >= COMPONENT_HEADER_CHARS &&
           linkDensity(s) < PROSE_LINK_DENSITY &&
-          namedOnlyAsComponentHeader(node, tag, names)
+          namedOnlyAsComponentHeader(node, tag)
         ) {
           return true;
         }
@@ -734,12 +734,10 @@ const MIN_TEASER_LINKS = 3;
 function isTeaserList(el: DomElement): boolean {
   if (!TEASER_NAMES.test(namesOf(el))) return false;
   let links = 0;
-  walk(el, (node) => {
-    if (links >= MIN_TEASER_LINKS || !isElement(node)) return false;
-    if (tagOf(node) === "a" && attr(node, "href") !== "") links++;
-    return true;
-  });
-  return links >= MIN_TEASER_LINKS;
+  return hasDescendant(
+    el,
+    (node) => tagOf(node) === "a" && attr(node, "href") !== "" && ++links >= MIN_TEASER_LINKS,
+  );
 }
 
 /** Tags of a form's fields that stay after its controls are gone. */
@@ -765,7 +763,6 @@ function wrapsPost(form: DomElement): boolean {
 function boilerplateKind(
   el: DomElement,
   tag: string,
-  names: string,
   inContentRoot: boolean,
   inQuote: boolean,
 ): Kind | undefined {
@@ -781,7 +778,7 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
-  return kindByNames(names);
+  return kindByNames(telltaleNames(el, tag));
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */
@@ -797,12 +794,13 @@ function kindByNames(names: string): Kind | undefined {
 }
 
 /**
- * True when `el`, named `names`, is chrome by those names only for a component's "header"
+ * True when `el` is chrome by its names only for a component's "header"
  * (`category-header_description`, `PageSection_header`, `section-header-copy`): the head of a
  * card or section, which is content, unlike the page's header (`site-header`, `header-nav`).
  */
-function namedOnlyAsComponentHeader(el: DomElement, tag: string, names: string): boolean {
+function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
   if (CHROME_TAGS.has(tag) || CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
+  const names = telltaleNames(el, tag);
   return (
     kindByNames(names) !== undefined && kindByNames(withoutComponentHeaders(names)) === undefined
   );

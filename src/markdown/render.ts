@@ -550,20 +550,14 @@ class Renderer {
     this.caseSeam = false;
     if (!this.pendingSpace) return frame;
     this.pendingSpace = false;
-    const target = this.spaceTarget();
-    if (!target.out.atLineStart()) target.out.inline(" ");
-    return frame;
-  }
-
-  /** The frame a space before new inline content goes to: outside links and emphasis still empty. */
-  private spaceTarget(): Frame {
-    let target = this.top;
+    let target = frame;
     for (let i = this.frames.length - 1; i > 0; i--) {
       const f = this.frames[i]!;
       if (!(INLINE_FRAMES.has(f.kind) && f.out.empty)) break;
       target = this.frames[i - 1]!;
     }
-    return target;
+    if (!target.out.atLineStart()) target.out.inline(" ");
+    return frame;
   }
 
   /** `<code>` outside `<pre>`: a code span of its collapsed text. */
