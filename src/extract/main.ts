@@ -200,7 +200,7 @@ function chooseRoot(
 
   const scored = scoreCandidates(body, stats, wrappers);
   if (scored === undefined) return body;
-  const members = withContentSiblings(scored.top, scored.scores, stats);
+  const members = withContentSiblings(scored.top, scored.scores, stats, scored.leadOnly);
   const combined = members.reduce<TextStats>(
     (sum, el) => {
       const s = stats.get(el);
@@ -308,10 +308,12 @@ function holdsTitleOf(el: DomElement, scope: DomElement): boolean {
   return !outside;
 }
 
-/** The best-scoring block and every candidate's score. */
+/** The best-scoring block, every candidate's score, and which of its siblings may join it. */
 interface Scored {
   top: DomElement;
   scores: Map<DomElement, number>;
+  /** Only the siblings before `top` may join it (see expandOverProse). */
+  leadOnly: boolean;
 }
 
 /**
@@ -363,7 +365,7 @@ function scoreCandidates(
   if (top === undefined) return undefined;
   const common = promoteToCommonAncestor(top, topScore, scores, body);
   const top2 = promoteToRepeatedParent(common, stats, body);
-  return { top: expandOverProse(top2, stats, body), scores };
+  return { ...expandOverProse(top2, stats, body), scores };
 }
 
 /** Text added by moving up one level must have at most this link share to count as prose. */
@@ -378,10 +380,21 @@ const MAX_EXPANDED_SHARE = 0.85;
  * move up while what the parent adds is prose, not links, and the parent is not the whole page.
  * A table that scored best (its cells are many short paragraphs) is never the whole story: the
  * prose around it is taken however much of the page the table holds.
+ *
+ * A block that already holds enough of the page still moves up through wrappers that add no
+ * text, since they change nothing in it. At the level where siblings appear, only those before
+ * it may join: an article's lead (its intro, its first headings) sits before a wrapped body,
+ * as does a body a stray unclosed tag swallowed the rest of the page into; what follows a
+ * block that big is the page's after-matter (the author's bio, an ad, related posts).
  */
-function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): DomElement {
+function expandOverProse(
+  top: DomElement,
+  stats: StatsMap,
+  body: DomElement,
+): { top: DomElement; leadOnly: boolean } {
   const bodyChars = stats.get(body)?.chars ?? 0;
   let node = top;
+  let leadOnly = false;
   const topIsTable = isTableBlock(top);
   for (
     let parent = node.parentNode;
@@ -391,13 +404,16 @@ function expandOverProse(top: DomElement, stats: StatsMap, body: DomElement): Do
     const p = stats.get(parent);
     const n = stats.get(node);
     if (!p || !n || (!topIsTable && p.chars > bodyChars * MAX_EXPANDED_SHARE)) break;
-    if (!topIsTable && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) break;
     const added = p.chars - n.chars;
     const addedLinks = p.linkChars - n.linkChars;
+    if (!topIsTable && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) {
+      if (added > 0) break;
+      leadOnly = true;
+    }
     if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
     node = parent;
   }
-  return node;
+  return { top: node, leadOnly };
 }
 
 /**
@@ -513,11 +529,15 @@ function unitSignature(el: DomElement): string | undefined {
   return `${tag}.${names}`;
 }
 
-/** The top block plus siblings that score well or read as prose (Readability's step 3). */
+/**
+ * The top block plus siblings that score well or read as prose (Readability's step 3); with
+ * `leadOnly`, only the siblings before it.
+ */
 function withContentSiblings(
   top: DomElement,
   scores: Map<DomElement, number>,
   stats: StatsMap,
+  leadOnly: boolean,
 ): DomElement[] {
   const parent = top.parentNode;
   if (!isElement(parent)) return [top];
@@ -528,6 +548,7 @@ function withContentSiblings(
   for (const sibling of childElements(parent)) {
     if (sibling === top) {
       members.push(sibling);
+      if (leadOnly) break;
       continue;
     }
     const bonus =

@@ -435,6 +435,19 @@ git init</code></pre>
     expect(content).toContain("Round up when the service was good");
   });
 
+  it("takes the lead before a wrapped body holding most of the page, not the prose after it", () => {
+    // The body's wrapper adds no text; the intro sits beside it, the author's note after it.
+    const html = `<body><nav><a href="/">Home</a><a href="/blog">Blog</a></nav>
+      <div class="column"><h1>Tipping guide</h1>${prose("Lead", 2)}
+      <div class="embed"><div class="richtext">${prose("Body", 4)}${prose("More", 4)}</div></div>
+      <div class="card"><p>Jane Doe runs a cleaning company in Denver. She holds an MBA and writes about small business, service and money.</p></div>
+      </div><footer><p>Copyright.</p></footer></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Lead is a sentence");
+    expect(content).toContain("More is a sentence");
+    expect(content).not.toContain("Jane Doe");
+  });
+
   it("reads 'Join' and 'Sign up' headings of instructions as content, of newsletters as not", () => {
     const html = `<body><article><h1>Send an SMS</h1>${prose("Intro", 2)}
       <h2>Sign up for Twilio and get a phone number</h2><p>Step one: create a free account.</p>
