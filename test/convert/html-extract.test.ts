@@ -658,7 +658,8 @@ git init</code></pre>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
       ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div></div>`;
-    const html = `<body><main><p>Advertisement (gone after registration)</p>${[1, 2, 3].map(post).join("")}</main></body>`;
+    const closed = `<dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`;
+    const html = `<body><main><p>Advertisement (gone after registration)</p>${closed}${[1, 2, 3].map(post).join("")}</main></body>`;
     const { content } = convertHtml(html, { url: "https://forum.example.com/threads/chains.42/" });
     for (const n of [1, 2, 3]) expect(content).toContain(`Post${n} is a sentence`);
     for (const gone of [
@@ -668,6 +669,8 @@ git init</code></pre>
       "Reply With Quote",
       "Threads",
       "Advert",
+      "further replies",
+      "Status",
     ]) {
       expect(content).not.toContain(gone);
     }
