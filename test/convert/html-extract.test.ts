@@ -678,14 +678,21 @@ git init</code></pre>
     expect(content).not.toMatch(/#\d/);
   });
 
-  it("drops a 'Read more from …' or 'Most popular posts' teaser section after the post", () => {
+  it("drops a 'Read more from …', 'Most popular posts' or 'Similar threads' section after the post", () => {
     const html = `<body><article><h1>Top agencies</h1>${prose("Agency", 6)}
       <h2>Read more from our in-house experts.</h2><h3><a href="/b/1">Top 35 agencies</a></h3>
       <p>Discover the top agencies delivering growth across paid media.</p></article></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("Agency is a sentence");
     expect(content).not.toContain("Top 35 agencies");
-    for (const heading of ["Most popular posts", "Suggested topics", "Featured insights"]) {
+    for (const heading of [
+      "Most popular posts",
+      "Suggested topics",
+      "Featured insights",
+      "Similar threads",
+      "Recommend Posts",
+      "Show me more",
+    ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
     }
