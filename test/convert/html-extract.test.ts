@@ -214,6 +214,7 @@ describe("extract: main", () => {
       <p>For daily tips, sign up for the Trail newsletter.</p><p>Get the FREE eBook!</p>
       <p>Register Here</p><p>Get a Quote</p><p>Pin this for later!</p><p>Stay connected!</p>
       <p>Follow the author</p><p>Article continues below</p><p>Shop now</p><p>Sign in or join</p>
+      <p>Did you find this content helpful?</p><p>Thank you for your feedback!</p>
       <p><a href="/g">Add Trailnews as a preferred source on Google</a> to see more of us.</p>
       <p>Runners who register here for the race get a shirt, the organisers say.</p>
       <p>Add your site on Google Search Console and submit the sitemap.</p>
@@ -240,6 +241,8 @@ describe("extract: main", () => {
       "continues below",
       "Shop now",
       "Sign in or join",
+      "content helpful",
+      "your feedback",
     ]) {
       expect(content).not.toContain(label);
     }
@@ -692,6 +695,7 @@ git init</code></pre>
       "Similar threads",
       "Recommend Posts",
       "Show me more",
+      "The Author",
     ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
