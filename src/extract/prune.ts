@@ -177,7 +177,11 @@ function headingLevel(el: DomElement): number {
 
 /** Heading text normalized for matching: trailing colons, arrows and counts dropped. */
 function headingText(el: DomElement): string {
-  return textOf(el)
+  const text = textOf(el);
+  // Too long to be read as a heading of boilerplate anyway; and the trims below, anchored at
+  // the end, would cost time quadratic in a long run of what they trim.
+  if (text.length > MAX_COMMENTS_HEADING_CHARS) return text;
+  return text
     .toLowerCase()
     .replace(/[\s:.…»›→>|–—-]+$/u, "")
     .replace(/\s*\(\d+\)$/, "")
