@@ -175,7 +175,11 @@ function headingLevel(el: DomElement): number {
     : 0;
 }
 
-/** Heading text normalized for matching: trailing colons, arrows and counts dropped. */
+/** Emoji (with their variation selectors and joiners) opening or closing a heading: "🔥 Related". */
+const EMOJI_EDGES =
+  /^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+|(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+$/gu;
+
+/** Heading text normalized for matching: emoji at its edges, trailing colons, arrows, counts dropped. */
 function headingText(el: DomElement): string {
   const text = textOf(el);
   // Too long to be read as a heading of boilerplate anyway; and the trims below, anchored at
@@ -183,6 +187,7 @@ function headingText(el: DomElement): string {
   if (text.length > MAX_COMMENTS_HEADING_CHARS) return text;
   return text
     .toLowerCase()
+    .replace(EMOJI_EDGES, "")
     .replace(/[\s:.…»›→>|–—-]+$/u, "")
     .replace(/\s*\(\d+\)$/, "")
     .trim();

@@ -696,6 +696,7 @@ git init</code></pre>
       "Recommend Posts",
       "Show me more",
       "The Author",
+      "🔥 Recommended Posts",
     ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
