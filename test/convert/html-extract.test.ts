@@ -697,6 +697,7 @@ git init</code></pre>
       "Show me more",
       "The Author",
       "🔥 Recommended Posts",
+      "Recent stories by Jane Doe:",
     ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
