@@ -698,6 +698,7 @@ git init</code></pre>
       "The Author",
       "🔥 Recommended Posts",
       "Recent stories by Jane Doe:",
+      "Explore related items",
     ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
