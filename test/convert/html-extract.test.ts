@@ -705,6 +705,24 @@ git init</code></pre>
     }
   });
 
+  it("drops a product page's review sections, however their heading names them", () => {
+    const page = (heading: string) => `<body><main><h1>Trail Runner 2</h1>${prose("Shoe", 4)}
+      <h2>${heading}</h2><p>Customers like the grip and the fit, and some mention the narrow toe box.</p>
+      <h2>Specifications</h2><table><tr><td>Weight</td><td>280 g</td></tr></table></main></body>`;
+    for (const heading of [
+      "Customers say",
+      "Customer reviews for Trail Runner 2",
+      "Reviews (12)",
+    ]) {
+      const { content } = convertHtml(page(heading), {
+        url: "https://shop.example.com/product/trail-runner-2",
+      });
+      expect(content).toContain("Shoe is a sentence");
+      expect(content).toContain("280 g");
+      expect(content).not.toContain("Customers like the grip");
+    }
+  });
+
   it("drops a blog's archives widget after the post, not an archive page's list", () => {
     const calendar = `<h3>Archives</h3><table id="wp-calendar"><caption>December 2025</caption>
       <tr><th>M</th><th>T</th><th>W</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>`;
