@@ -545,7 +545,12 @@ function isStyleHidden(el: DomElement): boolean {
  * response box, and names that say so.
  */
 const FORM_STATUS =
-  /(?:^|\s)(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|(?:[\w-]*[-_])?form[-_]+(?:success|error|fail|done|message|thank)[\w-]*)(?=\s|$)/i;
+  /^(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|(?:[\w-]*[-_])?form[-_]+(?:success|error|fail|done|message|thank)[\w-]*)$/i;
+/**
+ * Longest class name FORM_STATUS is tried on: its two open-ended runs cost time quadratic in
+ * a name that repeats a keyword ("successmsgsuccessmsg…").
+ */
+const MAX_STATUS_NAME = 100;
 /** Levels above a status message looked at for the form holding it. */
 const FORM_STATUS_LEVELS = 3;
 
@@ -555,7 +560,8 @@ const FORM_STATUS_LEVELS = 3;
  * trace is not one.
  */
 function isFormStatus(el: DomElement): boolean {
-  if (!FORM_STATUS.test(attr(el, "class"))) return false;
+  const names = attr(el, "class").split(/\s+/);
+  if (!names.some((name) => name.length <= MAX_STATUS_NAME && FORM_STATUS.test(name))) return false;
   const parent = el.parentNode;
   if (!isElement(parent)) return false;
   if (childElements(parent).some((sibling) => tagOf(sibling) === "form")) return true;

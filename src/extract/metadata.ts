@@ -135,7 +135,9 @@ export function extractMetadata(
   const result: PageMetadata = {};
   const title = first(["og:title"]) ?? ld.title ?? first(META_KEYS.title) ?? raw.title;
   const siteName = first(META_KEYS.siteName) ?? ld.siteName;
-  setText(result, "title", title === undefined ? undefined : pageTitle(title, raw.h1s, siteName));
+  // Collapsed first: the separator pattern retries at each space of a long run, in quadratic time.
+  const stated = title === undefined ? undefined : collapse(title);
+  setText(result, "title", stated === undefined ? undefined : pageTitle(stated, raw.h1s, siteName));
   setText(result, "description", first(META_KEYS.description) ?? ld.description);
   setText(result, "author", ld.author ?? metaAuthor(raw.meta) ?? bylineAuthor(raw.bylines));
   setText(result, "siteName", siteName);
@@ -339,8 +341,13 @@ function setText(
   value: string | undefined,
 ): void {
   if (value === undefined) return;
-  const cleaned = clip(value.replace(/[\s\u00a0]+/g, " ").trim());
+  const cleaned = clip(collapse(value));
   if (cleaned !== "") result[key] = cleaned;
+}
+
+/** `value` with each run of whitespace as one space, trimmed. */
+function collapse(value: string): string {
+  return value.replace(/[\s\u00a0]+/g, " ").trim();
 }
 
 /** Cuts a value to MAX_VALUE_LENGTH at a word boundary. */

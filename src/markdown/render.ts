@@ -591,7 +591,14 @@ class Renderer {
   }
 }
 
-/** Content on one line: line breaks and blank lines become single spaces. */
-function oneLine(content: string): string {
-  return content.replace(/\s*\n\s*/g, " ").trim();
+/** Runs of whitespace, looked at whole (see oneLine). */
+const WHITESPACE_RUNS = /\s+/g;
+
+/**
+ * Content on one line (a heading, a table cell): each run of whitespace that breaks a line
+ * becomes one space. The run is matched whole and then looked into: a pattern such as
+ * `\s*\n\s*` retries from every space of a long run without a newline, in quadratic time.
+ */
+export function oneLine(content: string): string {
+  return content.replace(WHITESPACE_RUNS, (run) => (run.includes("\n") ? " " : run)).trim();
 }

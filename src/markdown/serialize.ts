@@ -9,15 +9,13 @@ import type { DomElement } from "../extract/dom.js";
 import { longestRun } from "./code.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
 import { escapeMarkdown, markdownUrl } from "./escape.js";
-import { render } from "./render.js";
+import { oneLine, render } from "./render.js";
 import { type TableModel, tableGrid } from "./table.js";
 
 /** Emphasis delimiters. */
 const EMPHASIS_MARKS = { strong: "**", em: "*", del: "~~" } as const;
 /** A run of `#` closing a heading line, which Markdown would strip. */
 const CLOSING_HASHES = /(\s)(#+)$/;
-/** Line breaks inside a table cell, flattened to spaces. */
-const CELL_BREAKS = /\s*\n+\s*/g;
 
 /** The Markdown syntax for render(). */
 export const markdownDialect: Dialect = {
@@ -93,9 +91,7 @@ export function toMarkdown(root: DomElement, options: RenderOptions = {}): strin
  * otherwise, as in key/value tables with `<th>` down the first column, the header is left empty.
  */
 function gfmTable(table: TableModel): string {
-  const grid = tableGrid(table, (content) =>
-    content.replace(CELL_BREAKS, " ").trim().replace(/\|/g, "\\|"),
-  );
+  const grid = tableGrid(table, (content) => oneLine(content).replace(/\|/g, "\\|"));
   const first = table.rows[0];
   const hasHeader =
     first !== undefined && (first.inHead || first.cells.every((cell) => cell.header));

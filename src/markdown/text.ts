@@ -6,11 +6,9 @@
 
 import type { DomElement } from "../extract/dom.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
-import { render } from "./render.js";
+import { oneLine, render } from "./render.js";
 import { tableGrid } from "./table.js";
 
-/** Line breaks inside a table cell, flattened to spaces. */
-const CELL_BREAKS = /\s*\n+\s*/g;
 /** Indent of the lines of a list item after its first (nested lists step in by this). */
 const ITEM_INDENT = "  ";
 
@@ -34,7 +32,7 @@ export const textDialect: Dialect = {
   term: (content) => content,
   definition: (content) => content,
   table: (table) =>
-    tableGrid(table, (content) => content.replace(CELL_BREAKS, " ").trim())
+    tableGrid(table, oneLine)
       .map((cells) => cells.join("\t").trimEnd())
       .join("\n"),
 };

@@ -125,6 +125,40 @@ describe("size", () => {
     }
   });
 
+  describe("long runs in linear time", () => {
+    // Each of these once cost time quadratic in the run: over 20 s (the test timeout) here.
+    const article = `<p>${"Some prose, with commas, that reads like an article. ".repeat(20)}</p>`;
+    const spaces = " ".repeat(300_000);
+    const emSpaces = "\u2003".repeat(300_000);
+
+    it("reads a title or og:title with 300,000 spaces in it", () => {
+      const title = `<title>Long${spaces}title</title>`;
+      const og = `<meta property="og:title" content="Long${spaces}title">`;
+      for (const head of [title, og]) {
+        const html = `<html><head>${head}</head><body><article>${article}</article></body></html>`;
+        expect(convertHtml(html).title).toBe("Long title");
+      }
+    });
+
+    it("reads a class name of 500,000 characters that repeats a form status word", () => {
+      for (const word of ["successmsg", "_form-done"]) {
+        const html = `<body><article>${article}<div class="${word.repeat(50_000)}!">Kept.</div></article></body>`;
+        expect(convertHtml(html).content).toContain("Kept.");
+      }
+    });
+
+    it("puts table cells, headings and terms with 300,000 spaces on one line", () => {
+      for (const run of [`<pre>a${spaces}b</pre>`, `a${emSpaces}b`]) {
+        const html = `<body><article>${article}<table><tr><th>A</th><th>B</th></tr>
+          <tr><td>${run}</td><td>c</td></tr></table><h2>${run}</h2><dl><dt>${run}</dt><dd>d</dd></dl>
+          </article></body>`;
+        for (const format of ["markdown", "text"] as const) {
+          expect(convertHtml(html, { format }).content).toContain("Some prose");
+        }
+      }
+    });
+  });
+
   it("handles floods of stray end tags, unclosed comments and unterminated attributes", () => {
     expect(convertHtml(`<p>a</p>${"</div>".repeat(500_000)}<p>b</p>`).content).toBe("a\n\nb");
     expect(convertHtml(`<p>a</p><!--${"x".repeat(1_000_000)}`).content).toBe("a");
