@@ -44,8 +44,11 @@ const MAX_XML_DEPTH = 512;
 /** Summary HTML nested deeper than this is read with its tags stripped (same parser cost). */
 const MAX_SUMMARY_DEPTH = 128;
 
-/** An HTML tag, comment or declaration (for the stripped fallback). */
-const TAG_RE = /<[^>]*>/g;
+/**
+ * An HTML tag, comment or declaration (for the stripped fallback). It ends at the next `<` too:
+ * `[^>]*` alone would scan to the end from every `<` of a run that has no `>`, in quadratic time.
+ */
+const TAG_RE = /<[^<>]*>/g;
 
 /** Items listed at most; the rest are counted in a closing line. */
 const MAX_ITEMS = 200;
@@ -118,7 +121,7 @@ const BLOCK_HTML = new Set([
 ]);
 
 /** Markup or an entity reference in a title: it needs HTML decoding. */
-const LOOKS_LIKE_HTML_RE = /<\/?[a-z][^>]*>|&(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);/i;
+const LOOKS_LIKE_HTML_RE = /<\/?[a-z][^<>]*>|&(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);/i;
 
 /** A date that starts with an ISO 8601 calendar date (Atom, dc:date). */
 const ISO_DATE_RE = /^\s*(\d{4})-(\d{2})-(\d{2})/;

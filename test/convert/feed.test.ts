@@ -205,4 +205,10 @@ describe("convertFeed: hostile nesting", () => {
     const xml = `<rss><channel><item><title>A</title><description><![CDATA[${deep}]]></description></item></channel></rss>`;
     expect(convertFeed(xml).content).toBe("- A\n  deep & text");
   });
+
+  it("reads a title of 200,000 '<a' with no '>' in linear time", () => {
+    // Each '<' once started a scan to the end for the '>' that would make a tag (over 20 s).
+    const xml = `<rss><channel><title>${"&lt;a".repeat(200_000)}</title><item><title>A</title></item></channel></rss>`;
+    expect(convertFeed(xml).content).toContain("- A");
+  });
 });
