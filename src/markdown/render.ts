@@ -40,6 +40,12 @@ export const MAX_PREFIX_NESTING = 16;
 const COLLAPSIBLE = /[ \t\n\r\f\u00a0]+/g;
 /** Invisible characters dropped from text: soft hyphen, zero-width space, word joiner, BOM. */
 const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+/**
+ * Text of nothing but (zero-width) joiners and spaces: an empty paragraph Webflow fills with
+ * `&zwj;`. Joiners inside text stay: they join emoji (👩‍💻) and letters of some scripts.
+ */
+const LONE_JOINERS = /^[ \u200c\u200d]+$/;
+const JOINERS = /[\u200c\u200d]/g;
 /** Content of a permalink anchor (`<a href="#x">¶</a>`), dropped with its link. */
 const PERMALINK_TEXT = /^[\s\u200b#¶§🔗]*$/u;
 /** A line that starts with block syntax, which a link must go after. */
@@ -521,7 +527,8 @@ class Renderer {
 
   /** Collapses and writes a run of text. */
   private text(data: string): void {
-    const text = data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ");
+    let text = data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ");
+    if (LONE_JOINERS.test(text)) text = text.replace(JOINERS, "");
     if (text === "") return;
     if (text === " ") {
       this.pendingSpace = true;

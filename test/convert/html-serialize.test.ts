@@ -204,6 +204,13 @@ describe("text and whitespace", () => {
     expect(md("<p>  a \n\t b&nbsp;&nbsp;c  </p>")).toBe("a b c");
   });
 
+  it("drops invisible characters, and joiners that join nothing (Webflow's empty paragraphs)", () => {
+    expect(md("<p>co&shy;op&#8203;erate</p><p>&zwj;</p><p> &zwnj; &zwj;</p><p>b</p>")).toBe(
+      "cooperate\n\nb",
+    );
+    expect(md("<p>A coder 👩&zwj;💻 at work</p>")).toBe("A coder 👩\u200d💻 at work");
+  });
+
   it("puts spaces outside emphasis and drops empty emphasis", () => {
     expect(md("<p>a<strong> b </strong>c <em> </em>d</p>")).toBe("a **b** c d");
   });
