@@ -86,7 +86,10 @@ interface Block {
  * const root = selectMainContent(body, document);
  * trimEdges(root);
  */
-export function trimEdges(root: DomElement, pageType: PageType = "page"): void {
+export function trimEdges(
+  root: DomElement,
+  { pageType = "page", author }: { pageType?: PageType; author?: string | undefined } = {},
+): void {
   const stats = measureText(root);
   const total = stats.get(root)?.chars ?? 0;
   if (total < MIN_TRIMMED_CHARS) return;
@@ -98,6 +101,7 @@ export function trimEdges(root: DomElement, pageType: PageType = "page"): void {
   const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
+  if (pageType !== "forum" && author !== undefined) trimAuthorBio(blocks, total, doomed, author);
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -140,6 +144,51 @@ function trimClosingSection(blocks: Block[], total: number, doomed: Set<DomEleme
     }
     after += block.chars;
   }
+}
+
+/** A person's name as bylines give it: two to four capitalized words. */
+const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
+/** Verbs that open an author's bio after the name ("Jane Doe is a writer…", "… has covered"). */
+const BIO_VERB =
+  "(?:is|was|has|holds|brings|writes|joined|lives|serves|co-?founded|founded|leads|covers|specializes)";
+/** Short lines over a bio that go with it: the name again, a role, "About the author". */
+const MAX_BIO_HEAD_BLOCKS = 3;
+
+/**
+ * The author's bio near the end goes: a block that opens with the byline's full name and a verb
+ * of a bio ("Jane Doe is a health reporter…"), with the short lines over it. A company named as
+ * author is not a person, and a first name alone is too weak a sign.
+ */
+function trimAuthorBio(
+  blocks: Block[],
+  total: number,
+  doomed: Set<DomElement>,
+  author: string,
+): void {
+  const names = author
+    .split(/\s*(?:,|&|\band\b)\s*/)
+    .map((name) => name.trim())
+    .filter((name) => PERSON_NAME.test(name));
+  if (names.length === 0) return;
+  const bio = new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_VERB}\\b`);
+  let after = 0;
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const block = blocks[i]!;
+    if (after + block.chars > total * CLOSING_TAIL_SHARE) return;
+    after += block.chars;
+    if (!bio.test(block.text.trim())) continue;
+    doomed.add(block.el);
+    for (let j = i - 1; j > i - 1 - MAX_BIO_HEAD_BLOCKS && j > 0; j--) {
+      const head = blocks[j]!;
+      if (head.chars > MAX_BYLINE_CHARS || SENTENCE_END.test(head.text)) break;
+      doomed.add(head.el);
+    }
+  }
+}
+
+/** `text` as a literal inside a RegExp. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

@@ -170,6 +170,21 @@ describe("extract: main", () => {
     expect(content).not.toContain("Signature");
   });
 
+  it("drops a bio that opens with the byline's name near the end, whatever its markup", () => {
+    const page = (author: string) => `<html><head><meta name="author" content="${author}"></head>
+      <body><article><h1>Growing tomatoes</h1>${prose("Tomato", 8)}
+      <p>Jane Doe</p><p>Contributing Writer</p>
+      <p>Jane Doe is a writer and editor who specializes in gardening, with twenty years of reporting behind her.</p>
+      </article></body></html>`;
+    const { content } = convertHtml(page("Jane Doe"));
+    expect(content).toContain("Tomato is a sentence");
+    for (const gone of ["Jane Doe", "Contributing Writer"]) expect(content).not.toContain(gone);
+    // A company named as author, or another person, leaves the paragraph alone.
+    for (const author of ["Acme", "John Smith"]) {
+      expect(convertHtml(page(author)).content).toContain("Jane Doe is a writer");
+    }
+  });
+
   it("returns nothing for a page whose only text is its header or footer", () => {
     const footer = `<footer><div class="about"><h2>About the shop</h2><p>${"Free shipping on every order. ".repeat(8)}</p>
       <ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/l/${i}">Footer link ${i}</a></li>`).join("")}</ul></div></footer>`;
