@@ -72,4 +72,15 @@ describe("extract: edges", () => {
     expect(content).not.toContain("About the Author");
     expect(content).not.toContain("network engineer");
   });
+
+  it("drops a plain-text 'Article Sources:' label and the list of links after it", () => {
+    const html = `<body><article><h1>Water heaters</h1>${paragraphs(8)}
+      <p><span>Article Sources:</span></p>
+      <p>https://finance.example.com/news/major-home-appliances-market-2023<br>https://www.example.com/global/heaters/#:~:text=Being%20a%20part<br>https://www.example.org/boilers</p>
+      </article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Paragraph 8");
+    expect(content).not.toContain("Article Sources");
+    expect(content).not.toContain("finance.example.com");
+  });
 });

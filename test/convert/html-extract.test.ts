@@ -714,6 +714,7 @@ git init</code></pre>
       "🔥 Recommended Posts",
       "Recent stories by Jane Doe:",
       "Explore related items",
+      "Article Sources",
     ]) {
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
