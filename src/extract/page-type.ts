@@ -33,8 +33,12 @@ const FORUM_HOST = /^(?:forums?|community|discuss|discourse|boards?|lemmy)\.|for
 const PRODUCT_TYPES = new Set(["product", "productgroup", "individualproduct"]);
 /** An offer (price, availability) in JSON-LD: what makes a Product the page's subject. */
 const LD_OFFERS = /"offers"\s*:/;
-/** URL paths of product pages: Amazon `/dp/`, eBay `/itm/`, Etsy `/listing/123`, `/product/`. */
-const PRODUCT_PATH = /\/(?:dp|gp\/product|itm|item|product|listing\/\d+)\/[^/]/i;
+/**
+ * URL paths of product pages: Amazon `/dp/`, eBay `/itm/`, Etsy `/listing/123`, `/product/`, and
+ * app stores' pages of one app (Steam `/app/730/…`, Apple `/app/notes/id123`).
+ */
+const PRODUCT_PATH =
+  /\/(?:(?:dp|gp\/product|itm|item|product|listing\/\d+|app\/\d+)\/[^/]|app\/[^/]+\/id\d+)/i;
 /** JSON-LD types of a listing. */
 const LISTING_TYPES = new Set(["itemlist", "collectionpage", "searchresultspage", "offercatalog"]);
 /** JSON-LD types of documentation. */

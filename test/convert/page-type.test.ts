@@ -34,4 +34,18 @@ describe("classifyPage", () => {
     expect(typeOf("https://docs.example.com/start")).toBe("documentation");
     expect(typeOf("https://example.com/blog/post/12")).toBe("page");
   });
+
+  it("knows product pages by their paths, app store pages among them", () => {
+    for (const url of [
+      "https://www.amazon.com/Trail-Shoe/dp/B0C1234567",
+      "https://www.ebay.com/itm/296607459180",
+      "https://store.steampowered.com/app/730/CounterStrike_2/",
+      "https://apps.apple.com/us/app/notes/id1110145109",
+    ]) {
+      expect(typeOf(url), url).toBe("product");
+    }
+    for (const url of ["https://example.com/app/settings", "https://example.com/apps/"]) {
+      expect(typeOf(url), url).toBe("page");
+    }
+  });
 });
