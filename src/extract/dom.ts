@@ -218,3 +218,11 @@ export function textOf(root: DomNode): string {
   });
   return parts.join("").replace(WHITESPACE_RUN, " ").trim();
 }
+
+/** Heading level 1–6 of `el`, or 0. */
+export function headingLevel(el: DomElement): number {
+  const tag = tagOf(el);
+  return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6"
+    ? Number(tag[1])
+    : 0;
+}

@@ -16,6 +16,8 @@ import {
   type DomDocument,
   type DomElement,
   type DomNode,
+  hasDescendant,
+  headingLevel,
   isElement,
   tagOf,
   textOf,
@@ -551,6 +553,8 @@ function withContentSiblings(
       if (leadOnly) break;
       continue;
     }
+    // Other posts' titles over their summaries: they score, and read as prose, like content.
+    if (isTeaserBlock(sibling, stats)) continue;
     const bonus =
       topClass !== "" && sibling.getAttribute("class") === topClass ? topScore * 0.2 : 0;
     const score = scores.get(sibling);
@@ -568,3 +572,26 @@ function withContentSiblings(
   }
   return members;
 }
+
+/** Headings linked whole, each at least this long (a post's title; a person's name is shorter). */
+const MIN_TEASER_TITLE_CHARS = 25;
+/** Such headings that make a block a list of other posts. */
+const MIN_TEASER_TITLES = 3;
+
+/**
+ * True when `el` holds MIN_TEASER_TITLES or more headings that are links to posts: other posts'
+ * titles over their summaries, which read as prose but are not this page's.
+ */
+function isTeaserBlock(el: DomElement, stats: StatsMap): boolean {
+  let titles = 0;
+  return hasDescendant(el, (node) => {
+    if (headingLevel(node) === 0) return false;
+    const s = stats.get(node);
+    const linked =
+      s !== undefined && s.chars >= MIN_TEASER_TITLE_CHARS && s.linkChars >= s.chars * LINKED_SHARE;
+    return linked && ++titles >= MIN_TEASER_TITLES;
+  });
+}
+
+/** Share of a heading's text in links from which the heading is a link. */
+const LINKED_SHARE = 0.9;

@@ -14,6 +14,7 @@ import {
   type DomElement,
   type DomNode,
   hasDescendant,
+  headingLevel,
   isElement,
   tagOf,
   textOf,
@@ -165,14 +166,6 @@ const MEDIA_TAGS = new Set(["img", "picture", "video", "iframe", "svg", "canvas"
 /** True when `el` holds an image or other media. */
 function holdsMedia(el: DomElement): boolean {
   return hasDescendant(el, (node) => MEDIA_TAGS.has(tagOf(node)));
-}
-
-/** Heading level 1–6 of `el`, or 0. */
-function headingLevel(el: DomElement): number {
-  const tag = tagOf(el);
-  return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6"
-    ? Number(tag[1])
-    : 0;
 }
 
 /** Emoji (with their variation selectors and joiners) opening or closing a heading: "🔥 Related". */

@@ -466,6 +466,22 @@ git init</code></pre>
     expect(content).not.toContain("Jane Doe");
   });
 
+  it("does not take a sibling block of other posts' linked titles and summaries as content", () => {
+    const teaser = (n: number) =>
+      `<h2><a href="/news/${n}">Another story number ${n} about travel and airlines</a></h2>
+      <p>A summary of story ${n} that reads as prose, with commas, clauses and a full stop at the end. It goes on for a while, as summaries do, to draw the reader in.</p>`;
+    const team = (n: number) =>
+      `<h3><a href="/team/${n}">Person ${n}</a></h3><p>Director of the office number ${n}, who has led the team for years.</p>`;
+    const page = (other: string) => `<body><div class="page">
+      <div class="story"><h1>Rental cars</h1>${prose("Car", 6)}</div>
+      <div class="more">${other}</div></div></body>`;
+    const { content } = convertHtml(page([1, 2, 3].map(teaser).join("")));
+    expect(content).toContain("Car is a sentence");
+    expect(content).not.toContain("Another story");
+    // Short linked headings are names over a team's bios, part of a page like any prose.
+    expect(convertHtml(page([1, 2, 3].map(team).join(""))).content).toContain("Person 2");
+  });
+
   it("reads 'Join' and 'Sign up' headings of instructions as content, of newsletters as not", () => {
     const html = `<body><article><h1>Send an SMS</h1>${prose("Intro", 2)}
       <h2>Sign up for Twilio and get a phone number</h2><p>Step one: create a free account.</p>
