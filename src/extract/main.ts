@@ -2,7 +2,9 @@
  * Chooses the element that holds a page's main content, after cleaning. Pages that say where it
  * is (`<main>`, a dominant `<article>`, `role=main`, `itemprop=articleBody`) are taken at their
  * word; others are scored the way Mozilla Readability does (paragraph length, commas, link
- * density, class/id hints), keeping the best block and the siblings that look like content.
+ * density, class/id hints), keeping the best block and the siblings that look like content
+ * (only those before it when the block already holds most of the page; never other posts'
+ * titles over their summaries).
  *
  * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
  * cleaned body's text and the text outside it is not nearly all links, the whole body is
@@ -372,7 +374,10 @@ function scoreCandidates(
 
 /** Text added by moving up one level must have at most this link share to count as prose. */
 const PROSE_EXPANSION_LINK_SHARE = 0.25;
-/** …and once the block holds this share of the body's text. */
+/**
+ * …and once the block holds this share of the body's text, only through wrappers that add no
+ * text, and then only the siblings before it join (see expandOverProse).
+ */
 const EXPANDED_ENOUGH_SHARE = 0.5;
 /** Moving up stops before an ancestor holding this share of the body's text (the page). */
 const MAX_EXPANDED_SHARE = 0.85;
@@ -409,7 +414,8 @@ function expandOverProse(
     const added = p.chars - n.chars;
     const addedLinks = p.linkChars - n.linkChars;
     if (!topIsTable && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) {
-      if (added > 0) break;
+      // Never into the page's header or footer, whose siblings would pass for a lead.
+      if (added > 0 || isLandmarkOfChrome(parent)) break;
       leadOnly = true;
     }
     if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
@@ -417,6 +423,16 @@ function expandOverProse(
   }
   return { top: node, leadOnly };
 }
+
+/** True for the page's header, footer, navigation or sidebar, by tag or role. */
+function isLandmarkOfChrome(el: DomElement): boolean {
+  if (CHROME_LANDMARKS.has(tagOf(el))) return true;
+  const role = el.getAttribute("role")?.trim().toLowerCase();
+  return role === "banner" || role === "contentinfo" || role === "navigation";
+}
+
+/** Tags of the page's chrome. */
+const CHROME_LANDMARKS = new Set(["header", "footer", "nav", "aside"]);
 
 /**
  * True when `el` is a table, or holds nothing but one (a responsive wrapper). A best block

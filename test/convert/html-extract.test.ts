@@ -466,6 +466,14 @@ git init</code></pre>
     expect(content).not.toContain("Jane Doe");
   });
 
+  it("does not climb into a footer to take the text before it as the footer's lead", () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<li><a href="/l/${i}">Link ${i}</a></li>`);
+    const html = `<body><p>Our store is open seven days a week, from nine, and we ship across Europe.</p>
+      <div id="app"></div><footer><div class="about"><h2>About the shop</h2>
+      <p>${"Free shipping on every order. ".repeat(8)}</p><ul>${links.join("")}</ul></div></footer></body>`;
+    expect(convertHtml(html).content).not.toContain("About the shop");
+  });
+
   it("does not take a sibling block of other posts' linked titles and summaries as content", () => {
     const teaser = (n: number) =>
       `<h2><a href="/news/${n}">Another story number ${n} about travel and airlines</a></h2>
