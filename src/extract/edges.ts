@@ -6,8 +6,11 @@
  * or last tenth.
  *
  * The root is read as a sequence of text blocks. From the end, short blocks that do not read as
- * prose go until the first one that does; before the page's `<h1>`, short blocks go. Tables,
- * code and lists of a section stay, and a trim never takes more than a bounded share of the text.
+ * prose go until the first one that does; a closing label ("About the Author", "Article
+ * Sources") near the end goes with what follows it; the author's bio near the end goes (a
+ * paragraph that opens with the byline's name: "Jane Doe is a writer…"); before the page's
+ * `<h1>`, short blocks go. Tables, code and lists of a section stay, and a trim never takes
+ * more than a bounded share of the text.
  */
 
 import { type DomElement, isElement, tagOf, textOf, walk } from "./dom.js";
@@ -79,16 +82,24 @@ interface Block {
   text: string;
 }
 
+/** What trimEdges knows of the page. */
+export interface TrimEdgesOptions {
+  /** The page's type: on a forum the last reply may be one short line. @default "page" */
+  pageType?: PageType;
+  /** The byline's author (metadata), whose bio at the end goes. */
+  author?: string | undefined;
+}
+
 /**
  * Removes furniture blocks at the start (before the `<h1>`) and at the end of `root`, in place.
  *
  * @example
  * const root = selectMainContent(body, document);
- * trimEdges(root);
+ * trimEdges(root, { pageType: "page", author: metadata.author });
  */
 export function trimEdges(
   root: DomElement,
-  { pageType = "page", author }: { pageType?: PageType; author?: string | undefined } = {},
+  { pageType = "page", author }: TrimEdgesOptions = {},
 ): void {
   const stats = measureText(root);
   const total = stats.get(root)?.chars ?? 0;
@@ -146,18 +157,28 @@ function trimClosingSection(blocks: Block[], total: number, doomed: Set<DomEleme
   }
 }
 
-/** A person's name as bylines give it: two to four capitalized words. */
-const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
-/** Verbs that open an author's bio after the name ("Jane Doe is a writer…", "… has covered"). */
-const BIO_VERB =
-  "(?:is|was|has|holds|brings|writes|joined|lives|serves|co-?founded|founded|leads|covers|specializes)";
+/** A person's name as bylines give it: two to four capitalized words, not "The …". */
+const PERSON_NAME = /^(?!(?:The|A|An|Our|Your) )\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
+/**
+ * How a bio goes on after the name: "is a health reporter", "has over 20 years", "co-founded",
+ * "writes about". Not "was" or "has" alone, which open reporting ("Jane Doe was clear…").
+ */
+const BIO_OPENING =
+  "(?:is (?:a|an|the|our|currently)|has (?:been|over|more than|\\d)|holds|brings|writes|joined|lives|serves|co-?founded|founded|leads|covers|specializes)";
+/** Longest paragraph read as a bio. */
+const MAX_BIO_CHARS = 1500;
+/** Share of the text that may follow the bio (social links, a sign-up line). */
+const AFTER_BIO_SHARE = 0.3;
 /** Short lines over a bio that go with it: the name again, a role, "About the author". */
 const MAX_BIO_HEAD_BLOCKS = 3;
+/** Longest such line. */
+const MAX_BIO_HEAD_CHARS = 40;
 
 /**
- * The author's bio near the end goes: a block that opens with the byline's full name and a verb
- * of a bio ("Jane Doe is a health reporter…"), with the short lines over it. A company named as
- * author is not a person, and a first name alone is too weak a sign.
+ * The author's bio at the end goes: the last block that opens with the byline's full name and
+ * a bio's phrasing ("Jane Doe is a health reporter…"), with the few short lines right over it
+ * (the name, a role). A company named as author is not a person, and a first name alone is too
+ * weak a sign.
  */
 function trimAuthorBio(
   blocks: Block[],
@@ -166,23 +187,27 @@ function trimAuthorBio(
   author: string,
 ): void {
   const names = author
-    .split(/\s*(?:,|&|\band\b)\s*/)
+    .split(/,|&|\band\b/)
     .map((name) => name.trim())
     .filter((name) => PERSON_NAME.test(name));
   if (names.length === 0) return;
-  const bio = new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_VERB}\\b`);
+  const bio = new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_OPENING}\\b`);
   let after = 0;
-  for (let i = blocks.length - 1; i > 0; i--) {
+  for (let i = blocks.length - 1; i > 0 && after <= total * AFTER_BIO_SHARE; i--) {
     const block = blocks[i]!;
-    if (after + block.chars > total * CLOSING_TAIL_SHARE) return;
-    after += block.chars;
-    if (!bio.test(block.text.trim())) continue;
+    if (block.chars > MAX_BIO_CHARS || !bio.test(block.text.trim())) {
+      after += block.chars;
+      continue;
+    }
     doomed.add(block.el);
     for (let j = i - 1; j > i - 1 - MAX_BIO_HEAD_BLOCKS && j > 0; j--) {
       const head = blocks[j]!;
-      if (head.chars > MAX_BYLINE_CHARS || SENTENCE_END.test(head.text)) break;
+      const line =
+        !KEPT_TAGS.has(head.tag) && head.tag !== "li" && head.chars <= MAX_BIO_HEAD_CHARS;
+      if (!line || SENTENCE_END.test(head.text)) break;
       doomed.add(head.el);
     }
+    return;
   }
 }
 

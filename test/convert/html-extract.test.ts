@@ -180,9 +180,23 @@ describe("extract: main", () => {
     expect(content).toContain("Tomato is a sentence");
     for (const gone of ["Jane Doe", "Contributing Writer"]) expect(content).not.toContain(gone);
     // A company named as author, or another person, leaves the paragraph alone.
-    for (const author of ["Acme", "John Smith"]) {
+    for (const author of ["Acme", "John Smith", "The Garden Times"]) {
       expect(convertHtml(page(author)).content).toContain("Jane Doe is a writer");
     }
+  });
+
+  it("keeps lists, code and reporting near a bio, and takes one bio only", () => {
+    const head = `<html><head><meta name="author" content="Jane Doe"></head><body><article>
+      <h1>Growing tomatoes</h1>${prose("Tomato", 8)}`;
+    const html = `${head}<p>Jane Doe was clear about one thing: water in the morning, never at night.</p>
+      <h2>What you need</h2><ul><li>Water daily</li><li>Prune weekly</li></ul><pre>npm run build</pre>
+      <p>Jane Doe is a writer and editor who specializes in gardening, with twenty years behind her.</p>
+      </article></body></html>`;
+    const { content } = convertHtml(html);
+    for (const kept of ["was clear", "What you need", "Prune weekly", "npm run build"]) {
+      expect(content).toContain(kept);
+    }
+    expect(content).not.toContain("specializes in gardening");
   });
 
   it("returns nothing for a page whose only text is its header or footer", () => {
