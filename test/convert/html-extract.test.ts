@@ -750,7 +750,6 @@ git init</code></pre>
       "Similar threads",
       "Recommend Posts",
       "Show me more",
-      "The Author",
       "🔥 Recommended Posts",
       "Recent stories by Jane Doe:",
       "Explore related items",
@@ -759,6 +758,13 @@ git init</code></pre>
       const other = html.replace("Read more from our in-house experts.", heading);
       expect(convertHtml(other).content).not.toContain("Top 35 agencies");
     }
+    // Headings that merely mention an author or a recommendation are a review's own sections.
+    const review = `<body><article><h1>Dune, reviewed</h1><h2>The Book</h2>${prose("Book", 3)}
+      <h2>The Author</h2>${prose("Herbert", 3)}<h2>Recommended reading</h2>${prose("Further", 3)}
+      <h2>Verdict</h2>${prose("Verdict", 3)}</article></body>`;
+    const kept = convertHtml(review).content;
+    for (const word of ["Herbert is a sentence", "Further is a sentence"])
+      expect(kept).toContain(word);
   });
 
   it("drops a product page's review sections, however their heading names them", () => {
