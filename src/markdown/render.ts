@@ -41,11 +41,12 @@ const COLLAPSIBLE = /[ \t\n\r\f\u00a0]+/g;
 /** Invisible characters dropped from text: soft hyphen, zero-width space, word joiner, BOM. */
 const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
 /**
- * Text of nothing but (zero-width) joiners and spaces: an empty paragraph Webflow fills with
- * `&zwj;`. Joiners inside text stay: they join emoji (👩‍💻) and letters of some scripts.
+ * Text of nothing but zero-width (non-)joiners and spaces: at the start of a block, where there
+ * is nothing to join, an empty paragraph Webflow fills with `&zwj;`. Elsewhere it stays: between
+ * two elements it still joins, or keeps apart, what they hold (👩 and 💻 in two spans are one
+ * emoji; Persian words keep their non-joiner).
  */
 const LONE_JOINERS = /^[ \u200c\u200d]+$/;
-const JOINERS = /[\u200c\u200d]/g;
 /** Content of a permalink anchor (`<a href="#x">¶</a>`), dropped with its link. */
 const PERMALINK_TEXT = /^[\s\u200b#¶§🔗]*$/u;
 /** A line that starts with block syntax, which a link must go after. */
@@ -528,7 +529,7 @@ class Renderer {
   /** Collapses and writes a run of text. */
   private text(data: string): void {
     let text = data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ");
-    if (LONE_JOINERS.test(text)) text = text.replace(JOINERS, "");
+    if (LONE_JOINERS.test(text) && this.top.out.atLineStart()) text = text.includes(" ") ? " " : "";
     if (text === "") return;
     if (text === " ") {
       this.pendingSpace = true;

@@ -209,6 +209,9 @@ describe("text and whitespace", () => {
       "cooperate\n\nb",
     );
     expect(md("<p>A coder 👩&zwj;💻 at work</p>")).toBe("A coder 👩\u200d💻 at work");
+    // Between two elements a joiner still joins, and a non-joiner keeps apart, what they hold.
+    expect(md("<p><span>👩</span>&zwj;<span>💻</span></p>")).toBe("👩\u200d💻");
+    expect(md("<p><em>می</em>&zwnj;<em>خواهم</em></p>")).toBe("*می*\u200c*خواهم*");
   });
 
   it("puts spaces outside emphasis and drops empty emphasis", () => {
