@@ -47,6 +47,8 @@ const MAX_SUMMARY_DEPTH = 128;
 /**
  * An HTML tag, comment or declaration (for the stripped fallback). It ends at the next `<` too:
  * `[^>]*` alone would scan to the end from every `<` of a run that has no `>`, in quadratic time.
+ * A `<` inside a tag (`title="a<b"`) leaves that tag's start as text, which this rough fallback
+ * for markup nested too deep can afford.
  */
 const TAG_RE = /<[^<>]*>/g;
 

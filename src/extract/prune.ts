@@ -63,7 +63,10 @@ const MIN_DUPLICATE_CHARS = 40;
 
 /** Longest heading read as a section label ("Related articles"); longer ones are titles. */
 const MAX_SECTION_HEADING_CHARS = 80;
-/** Longest comments heading: it may repeat the post's title. */
+/**
+ * Longest comments heading: it may repeat the post's title. No longer heading is read at all,
+ * which also bounds the time headingText's end-anchored trims take.
+ */
 const MAX_COMMENTS_HEADING_CHARS = 240;
 
 /** A boilerplate-headed section holding more than this share of the root's prose is kept. */
@@ -168,9 +171,13 @@ function holdsMedia(el: DomElement): boolean {
   return hasDescendant(el, (node) => MEDIA_TAGS.has(tagOf(node)));
 }
 
-/** Emoji (with their variation selectors and joiners) opening or closing a heading: "🔥 Related". */
+/**
+ * Emoji opening or closing a heading ("🔥 Related", "👍🏻 Related posts"), with their variation
+ * selectors, joiners, skin tones, flags' letters and keycaps. Like the trims after it, it costs
+ * time quadratic in a long run, so headingText bounds the text first.
+ */
 const EMOJI_EDGES =
-  /^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+|(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+$/gu;
+  /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u200D|\u20E3|\s)+|(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u200D|\u20E3|\s)+$/gu;
 
 /** Heading text normalized for matching: emoji at its edges, trailing colons, arrows, counts dropped. */
 function headingText(el: DomElement): string {

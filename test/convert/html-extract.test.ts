@@ -751,6 +751,7 @@ git init</code></pre>
       "Recommend Posts",
       "Show me more",
       "🔥 Recommended Posts",
+      "👍🏻 Related posts",
       "Recent stories by Jane Doe:",
       "Explore related items",
       "Article Sources",
