@@ -14,6 +14,7 @@ import {
   isText,
   tagOf,
   textOf,
+  WHITESPACE_RUN,
   walk,
 } from "./dom.js";
 import { joinNames, readJsonLd } from "./jsonld.js";
@@ -347,7 +348,7 @@ function setText(
 
 /** `value` with each run of whitespace as one space, trimmed. */
 function collapse(value: string): string {
-  return value.replace(/[\s\u00a0]+/g, " ").trim();
+  return value.replace(WHITESPACE_RUN, " ").trim();
 }
 
 /** Cuts a value to MAX_VALUE_LENGTH at a word boundary. */

@@ -14,6 +14,7 @@ import {
   isText,
   tagOf,
   textOf,
+  WHITESPACE_RUN,
   walk,
 } from "../extract/dom.js";
 import { resolveUrl } from "../extract/url.js";
@@ -599,14 +600,11 @@ class Renderer {
   }
 }
 
-/** Runs of whitespace, looked at whole (see oneLine). */
-const WHITESPACE_RUNS = /\s+/g;
-
 /**
  * Content on one line (a heading, a table cell): each run of whitespace that breaks a line
  * becomes one space. The run is matched whole and then looked into: a pattern such as
  * `\s*\n\s*` retries from every space of a long run without a newline, in quadratic time.
  */
 export function oneLine(content: string): string {
-  return content.replace(WHITESPACE_RUNS, (run) => (run.includes("\n") ? " " : run)).trim();
+  return content.replace(WHITESPACE_RUN, (run) => (run.includes("\n") ? " " : run)).trim();
 }
