@@ -139,7 +139,7 @@ function trimTail(
  * heading ("About the Author" over a bio, "Related posts" over cards).
  */
 const CLOSING_LABEL =
-  /^(?:about the (?:author|writer)|(?:related|recommended|similar|popular|recent|more) (?:posts|articles|stories|reads|reading)|you (?:may|might) also (?:like|enjoy)|more from\b.{0,40}|read (?:more|next)|tags?:?|categories:?|filed under:?|(?:view )?article sources:?|share (?:this|on)\b.{0,20}|leave a (?:comment|reply)|\d* ?comments?)$/i;
+  /^(?:about the (?:author|writer)|(?:related|recommended|similar|popular|recent|more) (?:posts|articles|stories|reads|reading)|you (?:may|might) also (?:like|enjoy)|more from\b.{0,40}|read (?:more|next)|tags?|categories|filed under|(?:view )?article sources|share (?:this|on)\b.{0,20}|leave a (?:comment|reply)|\d* ?comments?):?$/i;
 /** A closing label must come in the last part of the text: this share from the end. */
 const CLOSING_TAIL_SHARE = 0.3;
 
