@@ -302,7 +302,11 @@ function removeInvisible(body: DomElement): void {
         styleHidden.all.push(node);
         styleHidden.open.push(node);
       }
-      if (attr(node, "aria-hidden").toLowerCase() === "true" && !isAccordionPanel(node)) {
+      if (
+        attr(node, "aria-hidden").toLowerCase() === "true" &&
+        !isTabPanel(node) &&
+        !isAccordionPanel(node)
+      ) {
         ariaHidden.push(node);
       }
       if (tag === "button" && keepButtons === 0) {

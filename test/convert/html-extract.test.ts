@@ -648,9 +648,10 @@ git init</code></pre>
     const html = `<body><main><h1>Install</h1>${prose("Intro", 3)}
       <div role="tabpanel"><p>brew install tool</p></div>
       <div role="tabpanel" hidden><p>apt-get install tool</p></div>
-      <div class="tab-pane" style="display:none"><p>winget install tool</p></div></main></body>`;
+      <div class="tab-pane" style="display:none"><p>winget install tool</p></div>
+      <section role="tabpanel" aria-hidden="true" hidden><p>pkg install tool</p></section></main></body>`;
     const { content } = convertHtml(html);
-    for (const kept of ["brew", "apt-get", "winget"]) expect(content).toContain(kept);
+    for (const kept of ["brew", "apt-get", "winget", "pkg"]) expect(content).toContain(kept);
   });
 
   it("keeps closed accordion panels, and still drops other parts a style hides", () => {
