@@ -25,6 +25,7 @@ import {
   isText,
   tagOf,
   textOf,
+  WHITESPACE_RUN,
   walk,
 } from "./dom.js";
 import { namesOf, telltaleNames, withoutComponentHeaders } from "./names.js";
@@ -261,6 +262,7 @@ function removeInvisible(body: DomElement): void {
   const preformatted: DomElement[] = [];
   let preDepth = 0;
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
+  const disclosed = new Set<string>(); // ids that a control with aria-expanded opens
   walk(
     body,
     (node) => {
@@ -287,9 +289,10 @@ function removeInvisible(body: DomElement): void {
           return true;
         }
       }
+      readDisclosure(node, disclosed);
       if (
         ALWAYS_REMOVED_TAGS.has(tag) ||
-        isHidden(node, tag) ||
+        (isHidden(node, tag) && !isPanel(node, disclosed)) ||
         isLineNumbers(node, tag) ||
         isFormStatus(node)
       ) {
@@ -297,16 +300,12 @@ function removeInvisible(body: DomElement): void {
         return false;
       }
       if (LANDMARK_TAGS.has(tag)) for (const el of styleHidden.open) styleHidden.landmarks.add(el);
-      if (isStyleHidden(node)) {
+      if (isStyleHidden(node) && !isPanel(node, disclosed)) {
         if (styleHidden.open.length === 0) styleHidden.outermost.push(node);
         styleHidden.all.push(node);
         styleHidden.open.push(node);
       }
-      if (
-        attr(node, "aria-hidden").toLowerCase() === "true" &&
-        !isTabPanel(node) &&
-        !isAccordionPanel(node)
-      ) {
+      if (attr(node, "aria-hidden").toLowerCase() === "true" && !isPanel(node, disclosed)) {
         ariaHidden.push(node);
       }
       if (tag === "button" && keepButtons === 0) {
@@ -522,16 +521,13 @@ function isTitleHolder(tag: string): boolean {
   );
 }
 
-/**
- * True for elements the `hidden` attribute hides, closed dialogs, and what Webflow hides by
- * class; tab and accordion panels are not hidden parts.
- */
+/** True for elements the `hidden` attribute hides, closed dialogs, and what Webflow hides by class. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   const hidden =
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
     (tag === "dialog" && !el.hasAttribute("open")) ||
     CONDITION_INVISIBLE.test(attr(el, "class"));
-  return hidden && !isTabPanel(el) && !isAccordionPanel(el);
+  return hidden;
 }
 
 /** Webflow's class for elements a CMS condition hides (`display: none !important`). */
@@ -540,7 +536,7 @@ const CONDITION_INVISIBLE = /(?:^|\s)w-condition-invisible(?:\s|$)/;
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {
   const style = el.getAttribute("style");
-  return style !== null && HIDDEN_STYLE.test(style) && !isTabPanel(el) && !isAccordionPanel(el);
+  return style !== null && HIDDEN_STYLE.test(style);
 }
 
 /**
@@ -599,6 +595,24 @@ function isAccordionPanel(el: DomElement): boolean {
   return (
     isElement(parent) && ACCORDION_LIST_NAMES.test(`${attr(parent, "class")} ${attr(parent, "id")}`)
   );
+}
+
+/**
+ * Panels that a click opens, which hold content though hidden: tab and accordion panels, and
+ * any element a control's `aria-controls` opens (`aria-expanded`), the ARIA disclosure pattern,
+ * unless it is named as a menu.
+ */
+function isPanel(el: DomElement, disclosed: ReadonlySet<string>): boolean {
+  if (isTabPanel(el) || isAccordionPanel(el)) return true;
+  const id = el.getAttribute("id");
+  return id !== null && disclosed.has(id) && !MENU_NAMES.test(`${id} ${attr(el, "class")}`);
+}
+
+/** Records the ids a disclosure control opens; the control comes before its panel. */
+function readDisclosure(el: DomElement, disclosed: Set<string>): void {
+  const controls = el.getAttribute("aria-controls");
+  if (controls === null || !el.hasAttribute("aria-expanded")) return;
+  for (const id of controls.split(WHITESPACE_RUN)) if (id !== "") disclosed.add(id);
 }
 
 /** Tab panels: hidden until their tab is chosen, but every one is content (install steps per OS). */

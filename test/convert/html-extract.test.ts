@@ -676,6 +676,22 @@ git init</code></pre>
     expect(content).not.toContain("Popup you never opened");
   });
 
+  it("keeps panels that a control's aria-controls opens, but not a menu opened that way", () => {
+    const html = `<body><main><h1>Retirement</h1>${prose("Intro", 3)}
+      <h3><a class="qa-head" aria-controls="a1" aria-expanded="false">How much do I need?</a></h3>
+      <div class="qa-body" id="a1" aria-hidden="true"><p>There is no single target for everyone.</p></div>
+      <h3><button aria-controls="a2" aria-expanded="false">When can I start?</button></h3>
+      <div id="a2" style="display:none"><p>Start saving soon, even if small.</p></div>
+      <button aria-controls="site-menu" aria-expanded="false">Menu</button>
+      <div id="site-menu" aria-hidden="true"><p>Accounts and plans overview.</p></div>
+      <div id="a3" aria-hidden="true"><p>Decoration nobody opens.</p></div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("There is no single target");
+    expect(content).toContain("Start saving soon");
+    expect(content).not.toContain("Accounts and plans");
+    expect(content).not.toContain("Decoration nobody opens");
+  });
+
   it("drops a form's status messages, which show only once the form is sent", () => {
     const html = `<body><main><h1>Catering 101</h1>${prose("Intro", 3)}
       <div class="w-form"><form><input name="email"><input type="submit" value="Get it"></form>
