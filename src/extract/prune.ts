@@ -43,7 +43,7 @@ const TOC_HEADING =
 /** Classes of links styled as buttons (call to action). */
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
 /** A button-like link with more text than this is read as content. */
-const MAX_BUTTON_CHARS = 40;
+const MAX_BUTTON_CHARS = 60;
 
 /** Blocks whose text is compared for repeats. */
 const DEDUPE_TAGS = new Set([

@@ -230,9 +230,12 @@ describe("extract: main", () => {
     const html = `<body><article><h1>Training at scale</h1>${prose("Training", 4)}
       <div class="cta"><h2>Centralize your training</h2><p>One place for every course, with reports.</p>
       <a href="/demo">Book a demo</a></div>
-      <p>Ask us to <a href="/demo">book a demo</a> and we will.</p>${prose("Closing", 2)}</article></body>`;
+      <p>Ask us to <a href="/demo">book a demo</a> and we will.</p>
+      <div><a class="cmp-button" href="/bi">Learn more about business intelligence services</a></div>
+      ${prose("Closing", 2)}</article></body>`;
     const { content } = convertHtml(html);
     expect(content).not.toMatch(/^\[Book a demo\]/m);
+    expect(content).not.toContain("business intelligence");
     expect(content).toContain("[book a demo](/demo) and we will");
   });
 
