@@ -40,8 +40,8 @@ const PRODUCT_ASIDE_HEADING =
 const TOC_HEADING =
   /^(?:table of contents|contents|in this (?:article|post|guide)|on this page|jump to|quick links|skip to)$/i;
 
-/** Classes of links styled as buttons (call to action). */
-const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
+/** Classes of links styled as buttons or named as actions (call to action, a teaser's action link). */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta|action)(?:$|[\s_-])/i;
 /** A button-like link with more text than this is read as content. */
 const MAX_BUTTON_CHARS = 60;
 

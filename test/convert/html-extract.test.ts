@@ -232,10 +232,12 @@ describe("extract: main", () => {
       <a href="/demo">Book a demo</a></div>
       <p>Ask us to <a href="/demo">book a demo</a> and we will.</p>
       <div><a class="cmp-button" href="/bi">Learn more about business intelligence services</a></div>
+      <div><a class="cmp-teaser__action-link" href="/blog/falcon">Read blog</a></div>
       ${prose("Closing", 2)}</article></body>`;
     const { content } = convertHtml(html);
     expect(content).not.toMatch(/^\[Book a demo\]/m);
     expect(content).not.toContain("business intelligence");
+    expect(content).not.toContain("Read blog");
     expect(content).toContain("[book a demo](/demo) and we will");
   });
 
