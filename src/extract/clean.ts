@@ -25,6 +25,7 @@ import {
   isText,
   tagOf,
   textOf,
+  textStart,
   WHITESPACE_RUN,
   walk,
 } from "./dom.js";
@@ -294,7 +295,8 @@ function removeInvisible(body: DomElement): void {
         ALWAYS_REMOVED_TAGS.has(tag) ||
         (isHidden(node, tag) && !isPanel(node, disclosed)) ||
         isLineNumbers(node, tag) ||
-        isFormStatus(node)
+        isFormStatus(node) ||
+        isStatusMessage(node)
       ) {
         doomed.push(node);
         return false;
@@ -553,6 +555,26 @@ const FORM_STATUS =
 const MAX_STATUS_NAME = 100;
 /** Levels above a status message looked at for the form holding it. */
 const FORM_STATUS_LEVELS = 3;
+
+/**
+ * Roles of live regions that announce what a script just did ("loaded 154 results", "Item added
+ * to your cart", "Showing 1–16 of 29 results").
+ */
+const STATUS_ROLES = new Set(["status", "alert", "log"]);
+/** Longest status message; a longer live region is content (a chat log, a score table). */
+const MAX_STATUS_CHARS = 100;
+/** Text read from a live region to tell, indentation included. */
+const STATUS_READ_CHARS = 2000;
+
+/**
+ * True for a short live-region message: a screen reader's announcement, not page text. Reads
+ * a bounded start of the text, so nested live regions cost no more than one.
+ */
+function isStatusMessage(el: DomElement): boolean {
+  if (!STATUS_ROLES.has(attr(el, "role").toLowerCase())) return false;
+  const start = textStart(el, STATUS_READ_CHARS);
+  return start.length < STATUS_READ_CHARS && start.trim().length <= MAX_STATUS_CHARS;
+}
 
 /**
  * True for a form's status message, which the site's stylesheet hides until the form is sent.

@@ -697,6 +697,20 @@ git init</code></pre>
     expect(content).not.toContain("Decoration nobody opens");
   });
 
+  it("drops short live-region announcements, and keeps a live region that holds content", () => {
+    const chat = Array.from(
+      { length: 4 },
+      (_, i) => `<p>Message ${i}: the ranger says the trail reopens at dawn.</p>`,
+    );
+    const html = `<body><main><h1>Tents</h1><div role="status">loaded 154 results</div>
+      ${prose("Intro", 3)}<div role="alert">Item added to your cart</div>
+      <div role="log">Showing 1–16 of 29 results</div><div role="log">${chat.join("")}</div></main></body>`;
+    const { content } = convertHtml(html);
+    for (const gone of ["loaded 154", "Item added", "Showing 1–16"])
+      expect(content).not.toContain(gone);
+    expect(content).toContain("Message 3: the ranger says");
+  });
+
   it("drops a form's status messages, which show only once the form is sent", () => {
     const html = `<body><main><h1>Catering 101</h1>${prose("Intro", 3)}
       <div class="w-form"><form><input name="email"><input type="submit" value="Get it"></form>
