@@ -4,7 +4,7 @@
  * word; others are scored the way Mozilla Readability does (paragraph length, commas, link
  * density, class/id hints), keeping the best block and the siblings that look like content
  * (only those before it when the block already holds most of the page; never other posts'
- * titles over their summaries).
+ * titles over their summaries), with the headings over the siblings that joined.
  *
  * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
  * cleaned body's text and the text outside it is not nearly all links, the whole body is
@@ -563,7 +563,8 @@ function withContentSiblings(
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.getAttribute("class") ?? "";
   const members: DomElement[] = [];
-  for (const sibling of childElements(parent)) {
+  const siblings = childElements(parent);
+  for (const sibling of siblings) {
     if (sibling === top) {
       members.push(sibling);
       if (leadOnly) break;
@@ -586,7 +587,28 @@ function withContentSiblings(
       members.push(sibling);
     }
   }
-  return members;
+  return withHeadings(siblings, members, stats);
+}
+
+/**
+ * Adds the headings over members: on a flat page (sections as siblings), a section's title
+ * scores nothing and reads as no sentence, but heads the paragraphs that joined.
+ */
+function withHeadings(
+  siblings: DomElement[],
+  members: DomElement[],
+  stats: StatsMap,
+): DomElement[] {
+  const joined = new Set(members);
+  let next: DomElement | undefined; // the nearest later sibling with text
+  for (let i = siblings.length - 1; i >= 0; i--) {
+    const el = siblings[i]!;
+    if (!joined.has(el) && headingLevel(el) > 0 && next !== undefined && joined.has(next)) {
+      joined.add(el);
+    }
+    if ((stats.get(el)?.chars ?? 0) > 0) next = el;
+  }
+  return siblings.filter((el) => joined.has(el));
 }
 
 /** Headings linked whole, each at least this long (a post's title; a person's name is shorter). */

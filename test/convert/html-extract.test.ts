@@ -649,6 +649,19 @@ git init</code></pre>
     expect(convertHtml(visible).content).not.toContain("Vintage poster");
   });
 
+  it("keeps the section headings of a page whose sections are the body's children", () => {
+    const html = `<body><h1>Fold and cut</h1><p>Links: <a href="/">Home</a> <a href="/p">Papers</a></p>
+      <h2>History</h2>${prose("History", 4)}${prose("Magic", 3)}
+      <div class="figure"><img src="a.png" alt=""><p>Figure 1</p></div>
+      <h2>Theorem</h2>${prose("Theorem", 4)}<h3>Disk packing</h3>${prose("Disks", 3)}
+      <ul><li>${prose("Item")}</li></ul></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toMatch(/^## History\n\nHistory is/);
+    expect(content).toContain("\n\n## Theorem\n\nTheorem is");
+    expect(content).toContain("\n\n### Disk packing\n\nDisks is");
+    expect(content).not.toContain("Papers");
+  });
+
   it("keeps every tab panel, chosen or not", () => {
     const html = `<body><main><h1>Install</h1>${prose("Intro", 3)}
       <div role="tabpanel"><p>brew install tool</p></div>
