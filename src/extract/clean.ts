@@ -21,6 +21,8 @@ import {
   type DomNode,
   type DomText,
   hasDescendant,
+  hasDescendantNear,
+  headingLevel,
   isElement,
   isText,
   tagOf,
@@ -669,10 +671,11 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
-        // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…").
+        // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…"),
+        // and one holding a heading is the section's title ("Related content", "Our services").
         if (
-          chars >= COMPONENT_HEADER_CHARS &&
           linkDensity(s) < PROSE_LINK_DENSITY &&
+          (chars >= COMPONENT_HEADER_CHARS || holdsHeading(node)) &&
           namedOnlyAsComponentHeader(node, tag)
         ) {
           return true;
@@ -854,6 +857,14 @@ function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
 
 /** Text from which a component's header of prose, not links, is content. */
 const COMPONENT_HEADER_CHARS = 100;
+/** Nodes looked at for a heading at the top of a component's header. */
+const HEADER_HEADING_NODES = 20;
+
+/** True when `el` is a heading or has one near its top. */
+function holdsHeading(el: DomElement): boolean {
+  const isHeading = (node: DomElement): boolean => headingLevel(node) > 0;
+  return isHeading(el) || hasDescendantNear(el, isHeading, HEADER_HEADING_NODES);
+}
 
 /** Microdata types of a Q&A site's question and answers. */
 const ANSWER_TYPE = /schema\.org\/(?:Answer|Question)\s*$/i;

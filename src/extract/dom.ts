@@ -183,17 +183,36 @@ export function textStart(root: DomNode, max: number, maxNodes = max * 4): strin
   let node = root.firstChild;
   for (let seen = 0; node !== null && text.length < max && seen < maxNodes; seen++) {
     if (isText(node)) text += node.data;
-    if (isElement(node) && node.firstChild !== null) {
-      node = node.firstChild;
-      continue;
-    }
-    let current: DomNode | null = node;
-    while (current !== null && current !== root && current.nextSibling === null) {
-      current = current.parentNode;
-    }
-    node = current === null || current === root ? null : current.nextSibling;
+    node = nextInOrder(node, root);
   }
   return text.slice(0, max);
+}
+
+/**
+ * True when one of the first `maxNodes` nodes under `root`, in document order, is an element
+ * passing `test`: a look near the top of a subtree that costs the same however large it is.
+ */
+export function hasDescendantNear(
+  root: DomNode,
+  test: (el: DomElement) => boolean,
+  maxNodes: number,
+): boolean {
+  let node = root.firstChild;
+  for (let seen = 0; node !== null && seen < maxNodes; seen++) {
+    if (isElement(node) && test(node)) return true;
+    node = nextInOrder(node, root);
+  }
+  return false;
+}
+
+/** The node after `node` under `root` in document order (its first child first), or null. */
+function nextInOrder(node: DomNode, root: DomNode): DomNode | null {
+  if (isElement(node) && node.firstChild !== null) return node.firstChild;
+  let current: DomNode | null = node;
+  while (current !== null && current !== root && current.nextSibling === null) {
+    current = current.parentNode;
+  }
+  return current === null || current === root ? null : current.nextSibling;
 }
 
 /** Element children of `el`, in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { textStart } from "../../src/extract/dom.js";
+import { hasDescendantNear, textStart } from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
 
 function bodyOf(html: string) {
@@ -23,5 +23,23 @@ describe("textStart", () => {
     const body = bodyOf(`<body>${"<i></i>".repeat(10_000)}late words</body>`);
     expect(textStart(body, 200)).toBe("");
     expect(textStart(body, 200, 20_000)).toBe("late words");
+  });
+});
+
+describe("hasDescendantNear", () => {
+  const isHeading = (el: { localName: string }) => /^h[1-6]$/.test(el.localName);
+
+  it("finds an element near the top of the subtree, down and across", () => {
+    const body = bodyOf(
+      "<body><div><span></span></div><div><div><h2>Title</h2></div></div></body>",
+    );
+    expect(hasDescendantNear(body, isHeading, 20)).toBe(true);
+    expect(hasDescendantNear(body, isHeading, 3)).toBe(false);
+  });
+
+  it("looks no further than its node budget", () => {
+    const body = bodyOf(`<body>${"<i></i>".repeat(10_000)}<h2>Late</h2></body>`);
+    expect(hasDescendantNear(body, isHeading, 20)).toBe(false);
+    expect(hasDescendantNear(body, isHeading, 20_000)).toBe(true);
   });
 });

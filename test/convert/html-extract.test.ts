@@ -538,6 +538,15 @@ git init</code></pre>
     expect(content).not.toContain("Free shipping");
   });
 
+  it("keeps a section's header that holds only its title", () => {
+    const html = `<body><div class="site-header"><h2>Acme Legal</h2></div><main>${prose("Intro", 3)}
+      <div class="tr-Header-heading"><div><h2>Our services</h2></div></div>${prose("Services", 3)}
+      </main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("## Our services\n\nServices is");
+    expect(content).not.toContain("Acme Legal");
+  });
+
   it("drops what Webflow hides by a CMS condition", () => {
     const html = `<body><article>${prose("Text", 3)}
       <div class="blog-post_author w-condition-invisible"><p>EMPTY AUTHOR SLOT</p></div>
