@@ -771,7 +771,8 @@ git init</code></pre>
       <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
-      ${prose(`Post${n}`, 2)}<div><a href="/q/${n}">Reply With Quote</a></div>
+      ${prose(`Post${n}`, 2)}<div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
+      <div><a href="/q/${n}">Reply With Quote</a></div>
       <div><a href="/s/${n}">Share on other sites</a></div></div>`;
     const closed = `<dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`;
     const html = `<body><main><p>Advertisement (gone after registration)</p>${closed}${[1, 2, 3].map(post).join("")}</main></body>`;
@@ -787,6 +788,8 @@ git init</code></pre>
       "further replies",
       "other sites",
       "Status",
+      "Last edited",
+      "Jul 2012",
     ]) {
       expect(content).not.toContain(gone);
     }
