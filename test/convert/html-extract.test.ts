@@ -772,7 +772,7 @@ git init</code></pre>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
       ${prose(`Post${n}`, 2)}<div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
-      <div>Posted August 26</div><div>Edited August 26 by Joe Root</div>
+      <div>Posted August 26</div><div>Edited August 26 by Joe Root</div><div>posted 2 years ago</div>
       <div><a href="/q/${n}">Reply With Quote</a></div>
       <div><a href="/s/${n}">Share on other sites</a></div></div>`;
     const closed = `<dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`;
@@ -792,6 +792,7 @@ git init</code></pre>
       "Last edited",
       "Jul 2012",
       "August 26",
+      "years ago",
     ]) {
       expect(content).not.toContain(gone);
     }
