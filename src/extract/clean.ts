@@ -710,8 +710,12 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
         // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
         const forumForm = tag === "form" && pageType === "forum";
+        // An <aside> of prose within the content is a side note (a callout, "A note on other
+        // devices"), which a page's sidebar is not: it is read by size like a named block.
+        const note =
+          tag === "aside" && contentRoots > 0 && pageType !== "forum" && holdsParagraph(node);
         const byName =
-          (forumForm || !CHROME_TAGS.has(tag)) &&
+          (forumForm || note || !CHROME_TAGS.has(tag)) &&
           !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         // A post wrapped in a form (old Reddit's comments) is prose however short.
         const prose =
@@ -853,6 +857,18 @@ function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
   return (
     kindByNames(names) !== undefined && kindByNames(withoutComponentHeaders(names)) === undefined
   );
+}
+
+/** Shortest paragraph that makes an aside a note of prose. */
+const NOTE_PARAGRAPH_CHARS = 80;
+/** Nodes looked at for that paragraph. */
+const NOTE_NODES = 200;
+
+/** True when a paragraph of prose is near the top of `el` (a note, not a sidebar of links). */
+function holdsParagraph(el: DomElement): boolean {
+  const isParagraph = (node: DomElement): boolean =>
+    tagOf(node) === "p" && textStart(node, NOTE_PARAGRAPH_CHARS).length >= NOTE_PARAGRAPH_CHARS;
+  return hasDescendantNear(el, isParagraph, NOTE_NODES);
 }
 
 /** Text from which a component's header of prose, not links, is content. */

@@ -671,6 +671,17 @@ git init</code></pre>
     expect(content).not.toContain("Papers");
   });
 
+  it("keeps a side note of prose inside the content, not a sidebar", () => {
+    const html = `<body><main><article><h1>Attested builds</h1>${prose("Intro", 4)}
+      <aside><h3>A note on other devices</h3>${prose("Devices", 6)}</aside>${prose("Closing", 4)}
+      </article><aside><h3>Filter</h3><ul><li><label>Over-ear headphones in stock</label></li>
+      <li><label>On-ear headphones for kids and adults</label></li></ul>${prose("Sidebar", 6).replace("<p>", "<div>").replace("</p>", "</div>")}</aside></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("### A note on other devices\n\nDevices is");
+    expect(content).not.toContain("Over-ear");
+    expect(content).not.toContain("Sidebar is");
+  });
+
   it("keeps every tab panel, chosen or not", () => {
     const html = `<body><main><h1>Install</h1>${prose("Intro", 3)}
       <div role="tabpanel"><p>brew install tool</p></div>
