@@ -1,8 +1,9 @@
 /**
  * Removes what a reader never sees or never wants: scripts, styles, embedded objects, form
- * controls, form status messages and hidden elements always (unless the page hides its own
- * content until a script shows it: an `<h1>`, `<main>` or `<article>` inside, or nothing else
- * to read; tab and accordion panels are content too); and for main-content extraction also page
+ * controls, form status messages, live-region announcements and hidden elements always (unless
+ * the page hides its own content until a script shows it: an `<h1>`, `<main>` or `<article>`
+ * inside, or nothing else to read; tab, accordion and disclosure panels are content too); and
+ * for main-content extraction also page
  * chrome (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog
  * comment sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
  * Readability's REGEXPS.
@@ -27,13 +28,13 @@ import {
   isText,
   tagOf,
   textOf,
-  textStart,
+  textWithin,
   WHITESPACE_RUN,
   walk,
 } from "./dom.js";
 import { namesOf, telltaleNames, withoutComponentHeaders } from "./names.js";
 import type { PageType } from "./page-type.js";
-import { linkDensity, measureText } from "./stats.js";
+import { linkDensity, measureText, type StatsMap } from "./stats.js";
 
 /** Which part of the page is wanted: the main content, or everything visible. */
 export type CleanMode = "main" | "full";
@@ -527,11 +528,11 @@ function isTitleHolder(tag: string): boolean {
 
 /** True for elements the `hidden` attribute hides, closed dialogs, and what Webflow hides by class. */
 function isHidden(el: DomElement, tag = tagOf(el)): boolean {
-  const hidden =
+  return (
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
     (tag === "dialog" && !el.hasAttribute("open")) ||
-    CONDITION_INVISIBLE.test(attr(el, "class"));
-  return hidden;
+    CONDITION_INVISIBLE.test(attr(el, "class"))
+  );
 }
 
 /** Webflow's class for elements a CMS condition hides (`display: none !important`). */
@@ -559,23 +560,23 @@ const MAX_STATUS_NAME = 100;
 const FORM_STATUS_LEVELS = 3;
 
 /**
- * Roles of live regions that announce what a script just did ("loaded 154 results", "Item added
- * to your cart", "Showing 1–16 of 29 results").
+ * Roles of live regions that announce what a script just did ("loaded 154 results", "Showing
+ * 1–16 of 29 results"). Not `alert`: Bootstrap's visible callouts carry it ("Deprecated since
+ * v3").
  */
-const STATUS_ROLES = new Set(["status", "alert", "log"]);
+const STATUS_ROLES = new Set(["status", "log"]);
 /** Longest status message; a longer live region is content (a chat log, a score table). */
 const MAX_STATUS_CHARS = 100;
-/** Text read from a live region to tell, indentation included. */
+/** Text read from a live region to tell, indentation included… */
 const STATUS_READ_CHARS = 2000;
+/** …and nodes: a region with more is not a short message, and nested ones each read this few. */
+const STATUS_READ_NODES = 100;
 
-/**
- * True for a short live-region message: a screen reader's announcement, not page text. Reads
- * a bounded start of the text, so nested live regions cost no more than one.
- */
+/** True for a short live-region message: a screen reader's announcement, not page text. */
 function isStatusMessage(el: DomElement): boolean {
   if (!STATUS_ROLES.has(attr(el, "role").toLowerCase())) return false;
-  const start = textStart(el, STATUS_READ_CHARS);
-  return start.length < STATUS_READ_CHARS && start.trim().length <= MAX_STATUS_CHARS;
+  const text = textWithin(el, STATUS_READ_CHARS, STATUS_READ_NODES);
+  return text !== undefined && text.trim().length <= MAX_STATUS_CHARS;
 }
 
 /**
@@ -624,13 +625,21 @@ function isAccordionPanel(el: DomElement): boolean {
 /**
  * Panels that a click opens, which hold content though hidden: tab and accordion panels, and
  * any element a control's `aria-controls` opens (`aria-expanded`), the ARIA disclosure pattern,
- * unless it is named as a menu.
+ * unless it is the site's: a menu, a drawer, a dialog, a search or cart panel.
  */
 function isPanel(el: DomElement, disclosed: ReadonlySet<string>): boolean {
   if (isTabPanel(el) || isAccordionPanel(el)) return true;
   const id = el.getAttribute("id");
-  return id !== null && disclosed.has(id) && !MENU_NAMES.test(`${id} ${attr(el, "class")}`);
+  if (id === null || !disclosed.has(id) || tagOf(el) === "dialog") return false;
+  if (DISCLOSED_CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
+  return !DISCLOSED_CHROME_NAMES.test(`${id} ${attr(el, "class")}`);
 }
+
+/** Names of panels a control opens that are the site's, not the page's content… */
+const DISCLOSED_CHROME_NAMES =
+  /nav|menu|drawer|offcanvas|off-canvas|modal|popup|popover|dropdown|flyout|search|cart|basket|account|login|sign-?in|dialog/i;
+/** …and their roles. */
+const DISCLOSED_CHROME_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "navigation"]);
 
 /** Records the ids a disclosure control opens; the control comes before its panel. */
 function readDisclosure(el: DomElement, disclosed: Set<string>): void {
@@ -710,17 +719,21 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
         // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
         const forumForm = tag === "form" && pageType === "forum";
-        // An <aside> of prose within the content is a side note (a callout, "A note on other
-        // devices"), which a page's sidebar is not: it is read by size like a named block.
-        const note =
-          tag === "aside" && contentRoots > 0 && pageType !== "forum" && holdsParagraph(node);
-        const byName =
-          (forumForm || note || !CHROME_TAGS.has(tag)) &&
-          !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         // A post wrapped in a form (old Reddit's comments) is prose however short.
         const prose =
           (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
           linkDensity(s) < PROSE_LINK_DENSITY;
+        // An <aside> of prose amid the content's paragraphs is a side note ("A note on other
+        // devices"), which a page's sidebar is not: it is read by size like a named block.
+        const note =
+          prose &&
+          tag === "aside" &&
+          contentRoots > 0 &&
+          pageType !== "forum" &&
+          isSideNote(node, stats);
+        const byName =
+          (forumForm || note || !CHROME_TAGS.has(tag)) &&
+          !CHROME_ROLES.has(attr(node, "role").toLowerCase());
         const removable =
           total === 0 ||
           chars <=
@@ -863,11 +876,21 @@ function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
 const NOTE_PARAGRAPH_CHARS = 80;
 /** Nodes looked at for that paragraph. */
 const NOTE_NODES = 200;
+/** Blocks of running text that a side note follows. */
+const FLOW_TAGS = new Set(["p", "ul", "ol", "blockquote", "pre", "table", "figure"]);
 
-/** True when a paragraph of prose is near the top of `el` (a note, not a sidebar of links). */
-function holdsParagraph(el: DomElement): boolean {
+/**
+ * True when the aside `el` follows the content's running text (its previous element is a
+ * paragraph, a list, a heading…) and has a paragraph near its top: a note, not a sidebar.
+ */
+function isSideNote(el: DomElement, stats: StatsMap): boolean {
+  let before = el.previousSibling;
+  while (before !== null && !isElement(before)) before = before.previousSibling;
+  if (!isElement(before)) return false;
+  const tag = tagOf(before);
+  if (!FLOW_TAGS.has(tag) && headingLevel(before) === 0) return false;
   const isParagraph = (node: DomElement): boolean =>
-    tagOf(node) === "p" && textStart(node, NOTE_PARAGRAPH_CHARS).length >= NOTE_PARAGRAPH_CHARS;
+    tagOf(node) === "p" && (stats.get(node)?.chars ?? 0) >= NOTE_PARAGRAPH_CHARS;
   return hasDescendantNear(el, isParagraph, NOTE_NODES);
 }
 

@@ -173,19 +173,41 @@ export function hasDescendant(root: DomNode, test: (el: DomElement) => boolean):
 
 /**
  * The first `max` characters of the text under `root` (as written, whitespace kept), read in
- * document order; stops there, or after `maxNodes` nodes, however large the rest of the subtree.
+ * document order; stops there, or after `maxNodes` nodes, however large the rest of the subtree
+ * or any one text node in it.
  *
  * @example
  * textStart(section, 200); // "Respond to review comments¶ Your patch will…"
  */
 export function textStart(root: DomNode, max: number, maxNodes = max * 4): string {
+  return readText(root, max, maxNodes).text;
+}
+
+/**
+ * The whole text under `root` when it is read within `max` characters and `maxNodes` nodes, or
+ * undefined when the subtree holds more: a bounded look at whether a block is short.
+ *
+ * @example
+ * textWithin(status, 2000, 100); // "loaded 154 results"
+ */
+export function textWithin(root: DomNode, max: number, maxNodes: number): string | undefined {
+  const { text, complete } = readText(root, max + 1, maxNodes);
+  return complete && text.length <= max ? text : undefined;
+}
+
+/** Text under `root` up to `max` characters or `maxNodes` nodes; `complete` if all was read. */
+function readText(
+  root: DomNode,
+  max: number,
+  maxNodes: number,
+): { text: string; complete: boolean } {
   let text = "";
   let node = root.firstChild;
   for (let seen = 0; node !== null && text.length < max && seen < maxNodes; seen++) {
-    if (isText(node)) text += node.data;
+    if (isText(node)) text += node.data.slice(0, max - text.length);
     node = nextInOrder(node, root);
   }
-  return text.slice(0, max);
+  return { text, complete: node === null };
 }
 
 /**

@@ -603,9 +603,9 @@ function withHeadings(
   let next: DomElement | undefined; // the nearest later sibling with text
   for (let i = siblings.length - 1; i >= 0; i--) {
     const el = siblings[i]!;
-    if (!joined.has(el) && headingLevel(el) > 0 && next !== undefined && joined.has(next)) {
-      joined.add(el);
-    }
+    const heads = !joined.has(el) && headingLevel(el) > 0 && next !== undefined && joined.has(next);
+    // A linked heading is another post's title over its summary, not a section's.
+    if (heads && !isLinked(el, stats)) joined.add(el);
     if ((stats.get(el)?.chars ?? 0) > 0) next = el;
   }
   return siblings.filter((el) => joined.has(el));
@@ -624,11 +624,15 @@ function isTeaserBlock(el: DomElement, stats: StatsMap): boolean {
   let titles = 0;
   return hasDescendant(el, (node) => {
     if (headingLevel(node) === 0) return false;
-    const s = stats.get(node);
-    const linked =
-      s !== undefined && s.chars >= MIN_TEASER_TITLE_CHARS && s.linkChars >= s.chars * LINKED_SHARE;
-    return linked && ++titles >= MIN_TEASER_TITLES;
+    const long = (stats.get(node)?.chars ?? 0) >= MIN_TEASER_TITLE_CHARS;
+    return long && isLinked(node, stats) && ++titles >= MIN_TEASER_TITLES;
   });
+}
+
+/** True when `el` is a link, or nearly all of its text is. */
+function isLinked(el: DomElement, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  return s !== undefined && s.chars > 0 && s.linkChars >= s.chars * LINKED_SHARE;
 }
 
 /** Share of a heading's text in links from which the heading is a link. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasDescendantNear, textStart } from "../../src/extract/dom.js";
+import { hasDescendantNear, textStart, textWithin } from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
 
 function bodyOf(html: string) {
@@ -23,6 +23,21 @@ describe("textStart", () => {
     const body = bodyOf(`<body>${"<i></i>".repeat(10_000)}late words</body>`);
     expect(textStart(body, 200)).toBe("");
     expect(textStart(body, 200, 20_000)).toBe("late words");
+  });
+});
+
+describe("textWithin", () => {
+  it("gives the whole text only when it fits both the character and the node budget", () => {
+    const body = bodyOf("<body><div><b>loaded</b> 154 results</div></body>");
+    expect(textWithin(body, 100, 10)).toBe("loaded 154 results");
+    expect(textWithin(body, 10, 10)).toBeUndefined();
+    expect(textWithin(body, 100, 2)).toBeUndefined();
+  });
+
+  it("reads no more of a huge text node than it needs", () => {
+    const body = bodyOf(`<body><p>a</p><p>${"x".repeat(1_000_000)}</p></body>`);
+    expect(textStart(body, 5)).toBe("axxxx");
+    expect(textWithin(body, 5, 10)).toBeUndefined();
   });
 });
 

@@ -83,4 +83,16 @@ describe("extract: edges", () => {
     expect(content).not.toContain("Article Sources");
     expect(content).not.toContain("finance.example.com");
   });
+
+  it("drops a closing label ending in a colon, in bold over a list of links", () => {
+    const html = `<body><article><h1>Woodworking projects</h1>${paragraphs(8)}
+      <p><strong>YOU MIGHT ALSO LIKE:</strong></p>
+      <ul><li><strong><a href="/deck">12 DIY Deck &amp; Porch Projects</a></strong></li>
+      <li><strong><a href="/lego">Turn a Baby Changing Table into a Lego Table (IKEA Hack)</a></strong></li>
+      <li><strong><a href="/gallery">Project Gallery</a></strong></li></ul></article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Paragraph 8");
+    expect(content).not.toContain("MIGHT ALSO LIKE");
+    expect(content).not.toContain("Deck");
+  });
 });

@@ -233,11 +233,15 @@ describe("extract: main", () => {
       <p>Ask us to <a href="/demo">book a demo</a> and we will.</p>
       <div><a class="cmp-button" href="/bi">Learn more about business intelligence services</a></div>
       <div><a class="cmp-teaser__action-link" href="/blog/falcon">Read blog</a></div>
+      <p>Start with <a class="btn" href="/guide">The complete field guide to data warehousing for small and mid-size teams</a>, free.</p>
+      <div><a class="post-actions" href="/a">Ask the author</a></div>
       ${prose("Closing", 2)}</article></body>`;
     const { content } = convertHtml(html);
     expect(content).not.toMatch(/^\[Book a demo\]/m);
     expect(content).not.toContain("business intelligence");
     expect(content).not.toContain("Read blog");
+    expect(content).toContain("The complete field guide");
+    expect(content).toContain("Ask the author");
     expect(content).toContain("[book a demo](/demo) and we will");
   });
 
@@ -663,21 +667,27 @@ git init</code></pre>
       <h2>History</h2>${prose("History", 4)}${prose("Magic", 3)}
       <div class="figure"><img src="a.png" alt=""><p>Figure 1</p></div>
       <h2>Theorem</h2>${prose("Theorem", 4)}<h3>Disk packing</h3>${prose("Disks", 3)}
-      <ul><li>${prose("Item")}</li></ul></body>`;
+      <ul><li>${prose("Item")}</li></ul>
+      <h3><a href="/other">How other people fold paper</a></h3>${prose("Teaser", 3)}</body>`;
     const { content } = convertHtml(html);
     expect(content).toMatch(/^## History\n\nHistory is/);
     expect(content).toContain("\n\n## Theorem\n\nTheorem is");
     expect(content).toContain("\n\n### Disk packing\n\nDisks is");
+    expect(content).not.toContain("How other people fold paper");
     expect(content).not.toContain("Papers");
   });
 
   it("keeps a side note of prose inside the content, not a sidebar", () => {
-    const html = `<body><main><article><h1>Attested builds</h1>${prose("Intro", 4)}
+    const filters = `<aside><h3>Filter</h3><ul><li><label>Over-ear headphones in stock</label></li>
+      <li><label>On-ear headphones for kids and adults</label></li></ul>
+      <div>${"Sidebar is filler text, with commas, beside the list. ".repeat(12)}</div></aside>`;
+    const html = `<body><main><h1>Attested builds</h1><div class="post">${prose("Intro", 4)}
       <aside><h3>A note on other devices</h3>${prose("Devices", 6)}</aside>${prose("Closing", 4)}
-      </article><aside><h3>Filter</h3><ul><li><label>Over-ear headphones in stock</label></li>
-      <li><label>On-ear headphones for kids and adults</label></li></ul>${prose("Sidebar", 6).replace("<p>", "<div>").replace("</p>", "</div>")}</aside></main></body>`;
+      </div><aside><h3>About us</h3>${prose("About", 6)}</aside>${filters}</main></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("### A note on other devices\n\nDevices is");
+    // Asides beside the post, not amid its paragraphs, are the page's sidebar.
+    expect(content).not.toContain("About is");
     expect(content).not.toContain("Over-ear");
     expect(content).not.toContain("Sidebar is");
   });
@@ -714,7 +724,7 @@ git init</code></pre>
     expect(content).not.toContain("Popup you never opened");
   });
 
-  it("keeps panels that a control's aria-controls opens, but not a menu opened that way", () => {
+  it("keeps panels that a control's aria-controls opens, but not the site's menu, drawer or dialog", () => {
     const html = `<body><main><h1>Retirement</h1>${prose("Intro", 3)}
       <h3><a class="qa-head" aria-controls="a1" aria-expanded="false">How much do I need?</a></h3>
       <div class="qa-body" id="a1" aria-hidden="true"><p>There is no single target for everyone.</p></div>
@@ -722,26 +732,37 @@ git init</code></pre>
       <div id="a2" style="display:none"><p>Start saving soon, even if small.</p></div>
       <button aria-controls="site-menu" aria-expanded="false">Menu</button>
       <div id="site-menu" aria-hidden="true"><p>Accounts and plans overview.</p></div>
+      <button aria-controls="cart-drawer" aria-expanded="false">Cart</button>
+      <div id="cart-drawer" aria-hidden="true"><p>Your cart is empty for now.</p></div>
+      <button aria-controls="x9" aria-expanded="false">Help</button>
+      <div id="x9" role="dialog" aria-hidden="true"><p>Chat with our team any time.</p></div>
       <div id="a3" aria-hidden="true"><p>Decoration nobody opens.</p></div></main></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("There is no single target");
     expect(content).toContain("Start saving soon");
-    expect(content).not.toContain("Accounts and plans");
+    for (const gone of ["Accounts and plans", "Your cart is empty", "Chat with our team"]) {
+      expect(content).not.toContain(gone);
+    }
     expect(content).not.toContain("Decoration nobody opens");
   });
 
-  it("drops short live-region announcements, and keeps a live region that holds content", () => {
+  it("drops short live-region announcements, and keeps live regions that hold content", () => {
     const chat = Array.from(
       { length: 4 },
       (_, i) => `<p>Message ${i}: the ranger says the trail reopens at dawn.</p>`,
     );
     const html = `<body><main><h1>Tents</h1><div role="status">loaded 154 results</div>
-      ${prose("Intro", 3)}<div role="alert">Item added to your cart</div>
-      <div role="log">Showing 1–16 of 29 results</div><div role="log">${chat.join("")}</div></main></body>`;
+      ${prose("Intro", 3)}<div role="status">Item added to your cart</div>
+      <div role="log">Showing 1–16 of 29 results</div><div role="log">${chat.join("")}</div>
+      <div class="alert alert-warning" role="alert">Deprecated since v3.</div>
+      <div role="status">${"<span></span>".repeat(200)}Pitch sites open at noon.</div></main></body>`;
     const { content } = convertHtml(html);
     for (const gone of ["loaded 154", "Item added", "Showing 1–16"])
       expect(content).not.toContain(gone);
     expect(content).toContain("Message 3: the ranger says");
+    // A visible callout, and a region too large to read as a short message, stay.
+    expect(content).toContain("Deprecated since v3.");
+    expect(content).toContain("Pitch sites open at noon.");
   });
 
   it("drops a form's status messages, which show only once the form is sent", () => {
@@ -782,7 +803,7 @@ git init</code></pre>
       <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
-      ${prose(`Post${n}`, 2)}<div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
+      ${prose(`Post${n}`, 2)}<p>Edited the config by hand, works now</p><div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
       <div>Posted August 26</div><div>Edited August 26 by Joe Root</div><div>posted 2 years ago</div>
       <div><a href="/q/${n}">Reply With Quote</a></div>
       <div><a href="/s/${n}">Share on other sites</a></div></div>`;
@@ -808,6 +829,7 @@ git init</code></pre>
       expect(content).not.toContain(gone);
     }
     expect(content).toContain("Mar 4, 2025");
+    expect(content).toContain("Edited the config by hand");
     expect(content).not.toMatch(/#\d/);
   });
 
