@@ -8,7 +8,8 @@
  * The root is read as a sequence of text blocks. From the end, short blocks that do not read as
  * prose go until the first one that does; a closing label ("About the Author", "Article
  * Sources") near the end goes with what follows it; the author's bio near the end goes (a
- * paragraph that opens with the byline's name: "Jane Doe is a writer…"); before the page's
+ * paragraph that opens with the byline's name: "Jane Doe is a writer…", or the last paragraph,
+ * under a line that names its person alone); before the page's
  * `<h1>`, short blocks go. Tables, code and lists of a section stay, and a trim never takes
  * more than a bounded share of the text.
  */
@@ -112,7 +113,7 @@ export function trimEdges(
   const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
-  if (pageType !== "forum" && author !== undefined) trimAuthorBio(blocks, total, doomed, author);
+  if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -169,6 +170,22 @@ const BIO_OPENING =
 const MAX_BIO_CHARS = 1500;
 /** Share of the text that may follow the bio (social links, a sign-up line). */
 const AFTER_BIO_SHARE = 0.3;
+/** A bio's opening for any of `names`: the name, then "is a…", "has over…". */
+function bioOf(names: string[]): RegExp {
+  return new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_OPENING}\\b`);
+}
+
+/** True when `text` is a bio opening with the person's name that the line `head` gives alone. */
+function isHeadedBio(head: Block, text: string): boolean {
+  const name = head.text.trim();
+  return (
+    head.chars <= MAX_BIO_HEAD_CHARS &&
+    PERSON_NAME.test(name) &&
+    text.startsWith(`${name} `) &&
+    bioOf([name]).test(text)
+  );
+}
+
 /** Short lines over a bio that go with it: the name again, a role, "About the author". */
 const MAX_BIO_HEAD_BLOCKS = 3;
 /** Longest such line. */
@@ -177,8 +194,9 @@ const MAX_BIO_HEAD_CHARS = 40;
 /**
  * The author's bio at the end goes: the last block that opens with the byline's full name and
  * a bio's phrasing ("Jane Doe is a health reporter…"), with the few short lines right over it
- * (the name, a role). A company named as author is not a person, and a first name alone is too
- * weak a sign.
+ * (the name, a role). Without a byline, a bio headed by its person's name on a line of its own
+ * is as plain ("Brian Becker¶Brian Becker is the co-founder of…"). A company named as author is
+ * not a person, and a first name alone is too weak a sign.
  */
 function trimAuthorBio(
   blocks: Block[],
@@ -190,12 +208,16 @@ function trimAuthorBio(
     .split(/,|&|\band\b/)
     .map((name) => name.trim())
     .filter((name) => PERSON_NAME.test(name));
-  if (names.length === 0) return;
-  const bio = new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_OPENING}\\b`);
+  const bylined = names.length > 0 ? bioOf(names) : undefined;
   let after = 0;
   for (let i = blocks.length - 1; i > 0 && after <= total * AFTER_BIO_SHARE; i--) {
     const block = blocks[i]!;
-    if (block.chars > MAX_BIO_CHARS || !bio.test(block.text.trim())) {
+    const text = block.text.trim();
+    // Headed by a name alone, it must be the very end: a list of people (or of products named
+    // like people) heads each entry so.
+    const headed = after === 0 && isHeadedBio(blocks[i - 1]!, text);
+    const bio = block.chars <= MAX_BIO_CHARS && (bylined?.test(text) || headed);
+    if (!bio) {
       after += block.chars;
       continue;
     }

@@ -185,6 +185,20 @@ describe("extract: main", () => {
     }
   });
 
+  it("drops a bio headed by its person's name at the very end, with no byline", () => {
+    const end = `<div class="name">Brian Becker</div>
+      <p>Brian Becker is the co-founder of FlowCandy, a consultancy that helps brands master email.</p>`;
+    const html = `<body><article><h1>Email flows</h1>${prose("Flow", 8)}${end}</article></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Flow is a sentence");
+    expect(content).not.toContain("Brian Becker");
+    // A list of people heads each entry with a name: an entry before more text stays.
+    const people = `<h3>Jack Butcher</h3><p>Jack Butcher is a conceptual artist who plays with digital scarcity.</p>
+      ${prose("Hockney", 3)}`;
+    const list = `<body><article><h1>Artists</h1>${prose("Intro", 8)}${people}</article></body>`;
+    expect(convertHtml(list).content).toContain("Jack Butcher is a conceptual artist");
+  });
+
   it("keeps lists, code and reporting near a bio, and takes one bio only", () => {
     const head = `<html><head><meta name="author" content="Jane Doe"></head><body><article>
       <h1>Growing tomatoes</h1>${prose("Tomato", 8)}`;
