@@ -681,10 +681,12 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
         // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…"),
-        // and one holding a heading is the section's title ("Related content", "Our services").
+        // and one holding a heading is the section's title ("Related content"), or a card's
+        // when the heading is all of it (a job's linked title).
+        const prosy = linkDensity(s) < PROSE_LINK_DENSITY;
+        const lead = chars >= COMPONENT_HEADER_CHARS && prosy;
         if (
-          linkDensity(s) < PROSE_LINK_DENSITY &&
-          (chars >= COMPONENT_HEADER_CHARS || holdsHeading(node)) &&
+          (lead || isTitleHeader(node, chars, prosy, stats)) &&
           namedOnlyAsComponentHeader(node, tag)
         ) {
           return true;
@@ -899,10 +901,23 @@ const COMPONENT_HEADER_CHARS = 100;
 /** Nodes looked at for a heading at the top of a component's header. */
 const HEADER_HEADING_NODES = 20;
 
-/** True when `el` is a heading or has one near its top. */
-function holdsHeading(el: DomElement): boolean {
-  const isHeading = (node: DomElement): boolean => headingLevel(node) > 0;
-  return isHeading(el) || hasDescendantNear(el, isHeading, HEADER_HEADING_NODES);
+/** Share of a header's text its heading must hold when the header is mostly links. */
+const LINKED_TITLE_SHARE = 0.8;
+
+/**
+ * True when the header `el` (of `chars` characters) is a title: a heading near its top, and
+ * either little else in links (`prosy`) or little else at all.
+ */
+function isTitleHeader(el: DomElement, chars: number, prosy: boolean, stats: StatsMap): boolean {
+  let heading: DomElement | undefined = headingLevel(el) > 0 ? el : undefined;
+  const isHeading = (node: DomElement): boolean => {
+    if (headingLevel(node) === 0) return false;
+    heading = node;
+    return true;
+  };
+  if (heading === undefined && !hasDescendantNear(el, isHeading, HEADER_HEADING_NODES))
+    return false;
+  return prosy || (stats.get(heading!)?.chars ?? 0) >= chars * LINKED_TITLE_SHARE;
 }
 
 /** Microdata types of a Q&A site's question and answers. */

@@ -565,6 +565,26 @@ git init</code></pre>
     expect(content).not.toContain("Acme Legal");
   });
 
+  it("keeps a card's linked header when its heading is all of it", () => {
+    const job = (title: string, company: string) => `<li><a href="/jobs/${company}">
+      <div class="new-listing__header"><h3>${title}</h3></div>
+      <p class="company">${company}, remote, full-time, posted this week</p></a></li>`;
+    const jobs = [
+      job("Senior Ruby on Rails Developer", "OnTheGo"),
+      job("Software Engineer", "Walter"),
+    ];
+    const html = `<body><main><h1>Full-stack jobs</h1>${prose("Intro", 2)}<ul>${jobs.join("")}
+      ${job("Staff Data Engineer", "Sticker")}</ul></main></body>`;
+    const { content } = convertHtml(html);
+    for (const title of [
+      "Senior Ruby on Rails Developer",
+      "Software Engineer",
+      "Staff Data Engineer",
+    ]) {
+      expect(content).toContain(title);
+    }
+  });
+
   it("drops what Webflow hides by a CMS condition", () => {
     const html = `<body><article>${prose("Text", 3)}
       <div class="blog-post_author w-condition-invisible"><p>EMPTY AUTHOR SLOT</p></div>
