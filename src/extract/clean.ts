@@ -668,6 +668,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   const protecting: Record<Kind, number> = { chrome: 0, noise: 0, comments: 0 };
   let contentRoots = 0; // open CONTENT_ROOT_TAGS elements
   let quotes = 0; // open <blockquote> elements
+  let headings = 0; // open h1–h6 elements
   walk(
     body,
     (node) => {
@@ -676,7 +677,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
       // comment`): the code's own text, whatever they say.
       if (HIGHLIGHTED_TAGS.has(tag)) return false;
-      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0);
+      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0, headings > 0);
       if (kind !== undefined && protecting[kind] === 0) {
         const s = stats.get(node);
         const chars = s?.chars ?? 0;
@@ -769,12 +770,14 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       }
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
       if (tag === "blockquote") quotes++;
+      if (headingLevel(node) > 0) headings++;
       return true;
     },
     (el) => {
       const tag = tagOf(el);
       if (CONTENT_ROOT_TAGS.has(tag)) contentRoots--;
       if (tag === "blockquote") quotes--;
+      if (headingLevel(el) > 0) headings--;
       const kind = protectedKinds.get(el);
       if (kind !== undefined) protecting[kind]--;
     },
@@ -833,6 +836,7 @@ function boilerplateKind(
   tag: string,
   inContentRoot: boolean,
   inQuote: boolean,
+  inHeading: boolean,
 ): Kind | undefined {
   // An article's <header> holds its title; its <footer> holds tags and share links, but a
   // quote's <footer> names the source.
@@ -846,7 +850,7 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
-  return kindByNames(telltaleNames(el, tag));
+  return kindByNames(telltaleNames(el, tag, inHeading));
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */

@@ -18,9 +18,10 @@ const PAGE_BUILDER_WIDGET = /\belementor-widget[\w-]*/gi;
 /** Heading tags, `h1` to `h6`. */
 const HEADING = /^h[1-6]$/;
 /**
- * On a heading, "header" and "toc" name the heading itself (Divi's `et_pb_module_header`,
- * rustdoc's `code-header`, an accordion's `accordion-header`, a TOC plugin's `toc` marking the
- * headings it lists), not the page's header or a table of contents.
+ * On a heading or inside one, "header" and "toc" name the heading itself (Divi's
+ * `et_pb_module_header`, rustdoc's `code-header`, an accordion's `accordion-header`, mdBook's
+ * `<h2><a class="header">`, a TOC plugin's `toc` marking the headings it lists), not the page's
+ * header or a table of contents.
  */
 const HEADING_OWN_WORDS = /(?<=^|[\s_-])(?:header|toc)(?=$|[\s_-])/gi;
 
@@ -47,15 +48,16 @@ export function namesOf(el: DomElement): string {
 
 /**
  * Class and id of `el` that can tell what it is: `namesOf`, less a heading's words for itself
- * and names made from the element's own text.
+ * (on the heading or on what it holds: `inHeading`) and names made from the element's own text.
  *
  * @example
  * // <section id="respond-to-review-comments"><h2>Respond to review comments</h2>…
  * telltaleNames(section, "section"); // ""
  */
-export function telltaleNames(el: DomElement, tag: string): string {
+export function telltaleNames(el: DomElement, tag: string, inHeading = false): string {
   const names = namesOf(el);
-  return withoutTextSlugs(HEADING.test(tag) ? names.replace(HEADING_OWN_WORDS, " ") : names, el);
+  const own = inHeading || HEADING.test(tag);
+  return withoutTextSlugs(own ? names.replace(HEADING_OWN_WORDS, " ") : names, el);
 }
 
 /**

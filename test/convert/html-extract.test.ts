@@ -417,17 +417,19 @@ describe("extract: main", () => {
     expect(content).not.toContain("AD SLOT SIZED");
   });
 
-  it("keeps headings whose class says 'header' or 'toc' of themselves", () => {
+  it("keeps headings whose class, or their link's, says 'header' or 'toc' of themselves", () => {
     const html = `<body><article>${prose("Text", 3)}
       <h2 class="wp-block-heading toc">Listed in the contents</h2>${prose("Listed", 1)}
       <h3 class="code-header">impl Clone for Result</h3>${prose("Impl", 1)}
       <h3 class="accordion-header">What does it cost?</h3>${prose("Cost", 1)}
+      <h2><a class="header" href="#heap">The Stack and the Heap</a></h2>${prose("Heap", 1)}
       <div class="toc"><a href="#a">CONTENTS LINK</a></div>
       <div class="header"><a href="/">HOME LINK</a></div></article></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("## Listed in the contents");
     expect(content).toContain("### impl Clone for Result");
     expect(content).toContain("### What does it cost?");
+    expect(content).toContain("## [The Stack and the Heap](#heap)");
     expect(content).not.toContain("CONTENTS LINK");
     expect(content).not.toContain("HOME LINK");
   });
