@@ -841,6 +841,7 @@ git init</code></pre>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
       ${prose(`Post${n}`, 2)}<p>Edited the config by hand, works now</p><div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
       <div>Posted August 26</div><div>Edited August 26 by Joe Root</div><div>posted 2 years ago</div>
+      <div>Thread starter paulb203</div><div>Start date Oct 8, 2024</div>
       <div><a href="/q/${n}">Reply With Quote</a></div>
       <div><a href="/s/${n}">Share on other sites</a></div></div>`;
     const closed = `<dl class="blockStatus"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`;
@@ -861,6 +862,8 @@ git init</code></pre>
       "Jul 2012",
       "August 26",
       "years ago",
+      "paulb203",
+      "Oct 8",
     ]) {
       expect(content).not.toContain(gone);
     }
