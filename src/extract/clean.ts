@@ -830,6 +830,9 @@ function wrapsPost(form: DomElement): boolean {
   return paragraphs && !fields;
 }
 
+/** "overlay" as a whole word of a class name. */
+const LINK_OVERLAY = /(?<=^|[\s_-])overlay(?=$|[\s_-])/gi;
+
 /** What kind of boilerplate `el` looks like, if any. */
 function boilerplateKind(
   el: DomElement,
@@ -850,7 +853,9 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
-  return kindByNames(telltaleNames(el, tag, inHeading));
+  const names = telltaleNames(el, tag, inHeading);
+  // A link "overlay" is a card's whole-card click target (its product's name), not a popup.
+  return kindByNames(tag === "a" ? names.replace(LINK_OVERLAY, " ") : names);
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */

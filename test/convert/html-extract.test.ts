@@ -567,6 +567,21 @@ git init</code></pre>
     expect(content).not.toContain("Acme Legal");
   });
 
+  it("keeps a product card's overlay link, the card's click target and its name", () => {
+    const card = (
+      name: string,
+    ) => `<div class="product-card"><figure><img src="/${name}.jpg" alt="">
+      <a class="product-card__link-overlay" href="/t/${name}">${name} Road Running Shoes</a></figure>
+      <div class="product-card__price">$160</div></div>`;
+    const html = `<body><main><h1>Running shoes</h1>${prose("Intro", 2)}
+      ${["Vomero", "Pegasus", "Structure"].map(card).join("")}
+      <div class="modal-overlay"><p>Sign up for emails and get 10% off.</p></div></main></body>`;
+    const { content } = convertHtml(html);
+    for (const name of ["Vomero", "Pegasus", "Structure"])
+      expect(content).toContain(`${name} Road`);
+    expect(content).not.toContain("Sign up for emails");
+  });
+
   it("keeps a card's linked header when its heading is all of it", () => {
     const job = (title: string, company: string) => `<li><a href="/jobs/${company}">
       <div class="new-listing__header"><h3>${title}</h3></div>
