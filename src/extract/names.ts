@@ -68,10 +68,25 @@ export function withoutComponentHeaders(names: string): string {
   return names
     .split(WHITESPACE)
     .map((name) =>
-      COMPONENT_HEADER.test(name) && !PAGE_HEADER.test(name) ? name.replace(HEADER_WORD, "") : name,
+      COMPONENT_HEADER.test(name) && !isPageHeaderName(name) ? name.replace(HEADER_WORD, "") : name,
     )
     .join(" ");
 }
+
+/**
+ * True when `name` names the page's header or its parts. In a BEM name (`block__element`) that
+ * is so only when the block is the page's or its header's (`site-header__inner`,
+ * `page__header`): `section-master__layout-header` is a section's.
+ */
+function isPageHeaderName(name: string): boolean {
+  if (!PAGE_HEADER.test(name)) return false;
+  const bem = name.indexOf("__");
+  return bem <= 0 || PAGE_BLOCK.test(name.slice(0, bem));
+}
+
+/** Blocks of BEM names that are the page or its header. */
+const PAGE_BLOCK =
+  /^(?:site|page|global|main|app|layout|theme|wp|masthead|top|nav|navbar|l)(?:$|[_-])|header/i;
 
 /**
  * `names` without those generated from the element's own text: documentation and CMS pages give

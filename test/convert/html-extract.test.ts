@@ -582,6 +582,15 @@ git init</code></pre>
     expect(content).not.toContain("Sign up for emails");
   });
 
+  it("reads a BEM element named for a header as its block's, not the page's", () => {
+    const html = `<body><div class="site-header__inner"><p>Free shipping on every order over fifty dollars.</p></div>
+      <main>${prose("Intro", 3)}<div class="section-master"><div class="section-master__layout-header">
+      <h2>Overview</h2><p>Build and deploy serverless apps at scale.</p></div>${prose("Functions", 3)}</div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("## Overview\n\nBuild and deploy serverless apps at scale.");
+    expect(content).not.toContain("Free shipping");
+  });
+
   it("keeps a card's linked header when its heading is all of it", () => {
     const job = (title: string, company: string) => `<li><a href="/jobs/${company}">
       <div class="new-listing__header"><h3>${title}</h3></div>
