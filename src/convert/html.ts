@@ -71,7 +71,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     const root = extract === "main" ? selectMainContent(body, document) : body;
     if (extract === "main") {
       pruneContent(root, pageType);
-      trimEdges(root, { pageType, author: metadata.author });
+      trimEdges(root, { pageType, author: metadata.author, baseUrl });
     }
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };
     content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);

@@ -9,7 +9,8 @@
  * prose go until the first one that does; a closing label ("About the Author", "Article
  * Sources") near the end goes with what follows it; the author's bio near the end goes (a
  * paragraph that opens with the byline's name: "Jane Doe is a writer…", or the last paragraph,
- * under a line that names its person alone); before the page's
+ * under a line that names its person alone); other posts' linked titles ending the text go
+ * with their summaries; before the page's
  * `<h1>`, short blocks go. Tables, code and lists of a section stay, and a trim never takes
  * more than a bounded share of the text.
  */
@@ -89,6 +90,8 @@ export interface TrimEdgesOptions {
   pageType?: PageType;
   /** The byline's author (metadata), whose bio at the end goes. */
   author?: string | undefined;
+  /** The page's URL: titles linking within its site at the end are other posts'. */
+  baseUrl?: string | undefined;
 }
 
 /**
@@ -100,7 +103,7 @@ export interface TrimEdgesOptions {
  */
 export function trimEdges(
   root: DomElement,
-  { pageType = "page", author }: TrimEdgesOptions = {},
+  { pageType = "page", author, baseUrl }: TrimEdgesOptions = {},
 ): void {
   const stats = measureText(root);
   const total = stats.get(root)?.chars ?? 0;
@@ -114,8 +117,97 @@ export function trimEdges(
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
   if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
+  if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, hostOf(baseUrl));
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
+}
+
+/** Headings linked whole, each at least this long, are other posts' titles… */
+const TEASER_TITLE_CHARS = 25;
+/** …when this many end the text… */
+const TEASER_TITLES = 3;
+/** …all of them in the text's last part, after this share of it… */
+const TEASER_START_SHARE = 0.5;
+/** …with summaries under them no longer than this. */
+const TEASER_SUMMARY_CHARS = 400;
+/** Share of a heading's text in links from which the heading is a link. */
+const LINKED_SHARE = 0.9;
+/** A label over teasers ("Exclusive Content", "More from us") is at most this long. */
+const TEASER_LABEL_CHARS = 40;
+/** Heading tags a teaser's title may have. */
+const TEASER_TITLE_TAGS = new Set(["h2", "h3", "h4", "h5", "h6"]);
+
+/**
+ * Other posts' teasers at the end go: three or more headings that are whole links to pages of
+ * this site, each with at most a short summary, all in the text's last half, with no linked
+ * heading before them (a listing's or a round-up's cards start at its top), and the short label
+ * heading over them. Titles linking elsewhere are a page's resources, not its site's teasers.
+ */
+function trimTeaserTail(
+  blocks: Block[],
+  total: number,
+  doomed: Set<DomElement>,
+  host: string | undefined,
+): void {
+  let titles = 0;
+  let start = -1;
+  let after = 0;
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const block = blocks[i]!;
+    if (isLinkedTitle(block) && linksWithin(block.el, host)) {
+      titles++;
+      start = i;
+    } else if (block.chars > TEASER_SUMMARY_CHARS && block.linkChars < block.chars / 2) break;
+    after += block.chars;
+    if (after > total * (1 - TEASER_START_SHARE)) break;
+  }
+  if (titles < TEASER_TITLES || start <= 0) return;
+  for (let j = 0; j < start; j++) if (isLinkedTitle(blocks[j]!)) return;
+  for (let j = start; j < blocks.length; j++) doomed.add(blocks[j]!.el);
+  const label = blocks[start - 1]!;
+  if (
+    TEASER_TITLE_TAGS.has(label.tag) &&
+    label.chars <= TEASER_LABEL_CHARS &&
+    label.linkChars === 0
+  ) {
+    doomed.add(label.el);
+  }
+}
+
+/** A heading linked whole, a post's title's length. */
+function isLinkedTitle(block: Block): boolean {
+  return (
+    TEASER_TITLE_TAGS.has(block.tag) &&
+    block.chars >= TEASER_TITLE_CHARS &&
+    block.linkChars >= block.chars * LINKED_SHARE
+  );
+}
+
+/** True when the first link in `el` is relative or goes to `host`. */
+function linksWithin(el: DomElement, host: string | undefined): boolean {
+  let href: string | undefined;
+  walk(el, (node) => {
+    if (href !== undefined || !isElement(node)) return false;
+    if (tagOf(node) !== "a") return true;
+    href = node.getAttribute("href") ?? "";
+    return false;
+  });
+  if (href === undefined) return false;
+  if (!ABSOLUTE_URL.test(href)) return true;
+  return host !== undefined && hostOf(href.startsWith("//") ? `https:${href}` : href) === host;
+}
+
+/** A URL with a scheme, or protocol-relative. */
+const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:|^\/\//i;
+
+/** The host of `url` without "www.", or undefined for a URL that does not parse. */
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return undefined;
+  }
 }
 
 /** From the last block back, furniture goes until a block that reads as content. */

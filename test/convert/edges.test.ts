@@ -84,6 +84,45 @@ describe("extract: edges", () => {
     expect(content).not.toContain("finance.example.com");
   });
 
+  it("drops other posts' linked titles and summaries that end the text, not a page's resources", () => {
+    const teaser = (
+      slug: string,
+      href: string,
+    ) => `<h3><a href="${href}">${slug} and what it means for the neighborhood</a></h3>
+      <p>A short summary of the other post on ${slug.toLowerCase()}, in one line.</p>`;
+    const page = (
+      hrefs: (slug: string) => string,
+    ) => `<html><head><link rel="canonical" href="https://news.example.com/a/1"></head>
+      <body><article><h1>Bakeries</h1>${paragraphs(8)}<h2>Exclusive Content</h2>
+      ${["Bread prices", "Cafe chains", "Night bakers"].map((slug) => teaser(slug, hrefs(slug))).join("")}</article></body></html>`;
+    const own = convertHtml(
+      page((slug) => `/food/${slug.replace(" ", "-")}`),
+      { url: "https://news.example.com/a/1" },
+    );
+    expect(own.content).toContain("Paragraph 8");
+    for (const gone of ["Exclusive Content", "Bread prices", "Night bakers", "short summary"]) {
+      expect(own.content).not.toContain(gone);
+    }
+    // Titles linking to other sites are the article's resources.
+    const elsewhere = convertHtml(
+      page((slug) => `https://research.example.org/${slug.replace(" ", "-")}`),
+      {
+        url: "https://news.example.com/a/1",
+      },
+    );
+    expect(elsewhere.content).toContain("Night bakers and what it means");
+  });
+
+  it("keeps a listing whose linked titles start at its top", () => {
+    const card = (
+      n: number,
+    ) => `<h3><a href="/recipes/${n}">Air fryer recipe number ${n} for busy weeknights</a></h3>
+      <p>Crispy, quick and healthy: dinner ${n} in twenty minutes.</p>`;
+    const html = `<body><main><h1>Air fryer recipes</h1>${Array.from({ length: 8 }, (_, i) => card(i + 1)).join("")}</main></body>`;
+    const { content } = convertHtml(html, { url: "https://food.example.com/c/air-fryer" });
+    expect(content).toContain("Air fryer recipe number 8");
+  });
+
   it("drops a closing label ending in a colon, in bold over a list of links", () => {
     const html = `<body><article><h1>Woodworking projects</h1>${paragraphs(8)}
       <p><strong>YOU MIGHT ALSO LIKE:</strong></p>
