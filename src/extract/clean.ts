@@ -185,6 +185,9 @@ function wholeWords(words: string): RegExp {
   return new RegExp(`(?:^|[\\s_-])(?:${words})(?=$|[\\s_-])`, "i");
 }
 
+/** "overlay" as a whole word of a class name: on a link, a card's click target (see below). */
+const LINK_OVERLAY = /(?<=^|[\s_-])overlay(?=$|[\s_-])/gi;
+
 /** Class/id words that mark content even when CHROME matches too (Readability's okMaybe…). */
 const CHROME_EXEMPT = /article|body|content|main|column|post|entry|story|text|shadow/i;
 
@@ -669,109 +672,117 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
   let contentRoots = 0; // open CONTENT_ROOT_TAGS elements
   let quotes = 0; // open <blockquote> elements
   let headings = 0; // open h1–h6 elements
+  // Whether to descend into `node`; the counters of open elements are kept by the walk below.
+  const decide = (node: DomNode): boolean => {
+    if (!isElement(node)) return false;
+    const tag = tagOf(node);
+    // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
+    // comment`): the code's own text, whatever they say.
+    if (HIGHLIGHTED_TAGS.has(tag)) return false;
+    const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0, headings > 0);
+    if (kind !== undefined && protecting[kind] === 0) {
+      const s = stats.get(node);
+      const chars = s?.chars ?? 0;
+      // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…"),
+      // and one holding a heading is the section's title ("Related content"), or a card's
+      // when the heading is all of it (a job's linked title).
+      const prosy = linkDensity(s) < PROSE_LINK_DENSITY;
+      const lead = chars >= COMPONENT_HEADER_CHARS && prosy;
+      if (
+        (lead || isTitleHeader(node, chars, prosy, stats)) &&
+        namedOnlyAsComponentHeader(node, tag)
+      ) {
+        return true;
+      }
+      // On a forum a "comments" block this big is the thread, and one "comment" block is a
+      // post; smaller lists of comments are the remarks under each answer (Stack Exchange's
+      // `li.comment`).
+      if (
+        kind === "comments" &&
+        pageType === "forum" &&
+        (chars >= total * FORUM_THREAD_SHARE ||
+          (tag !== "li" && SINGLE_COMMENT.test(namesOf(node))))
+      ) {
+        return true;
+      }
+      // Elsewhere comments go however many there are, as long as a post is left beside them.
+      if (kind === "comments" && pageType !== "forum" && total - chars >= MIN_POST_CHARS) {
+        doomed.push(node);
+        return false;
+      }
+      // A consent manager's dialog goes however much prose it holds, even more than the
+      // page's own text, as long as a post is left beside it.
+      if (
+        kind === "noise" &&
+        total - chars >= MIN_POST_CHARS &&
+        CONSENT_MANAGER.test(namesOf(node))
+      ) {
+        doomed.push(node);
+        return false;
+      }
+      // A class name is a weak sign: a block of prose is read as content whatever it is
+      // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
+      // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
+      const forumForm = tag === "form" && pageType === "forum";
+      // A post wrapped in a form (old Reddit's comments) is prose however short.
+      const prose =
+        (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
+        linkDensity(s) < PROSE_LINK_DENSITY;
+      // An <aside> of prose amid the content's paragraphs is a side note ("A note on other
+      // devices"), which a page's sidebar is not: it is read by size like a named block.
+      const note =
+        prose &&
+        tag === "aside" &&
+        contentRoots > 0 &&
+        pageType !== "forum" &&
+        isSideNote(node, stats);
+      const byName =
+        (forumForm || note || !CHROME_TAGS.has(tag)) &&
+        !CHROME_ROLES.has(attr(node, "role").toLowerCase());
+      const removable =
+        total === 0 ||
+        chars <=
+          total * (CHROME_LANDMARK_TAGS.has(tag) ? MAX_CHROME_LANDMARK_SHARE : MAX_REMOVED_SHARE);
+      // …except under a name that leaves no doubt: an author's bio or a signature is prose too,
+      // and so is a list of related posts whose summaries read as prose.
+      const unmistakable =
+        removable && (CHROME_EVEN_AS_PROSE.test(namesOf(node)) || isTeaserList(node));
+      if (byName && prose && kind !== "comments" && !unmistakable) return true;
+      // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
+      const menu =
+        kind === "chrome" &&
+        linkDensity(s) >= (byName ? NAMED_MENU_LINK_DENSITY : MENU_LINK_DENSITY) &&
+        total - chars >= MIN_POST_CHARS;
+      if (removable) {
+        doomed.push(node);
+        if (byName && kind === "chrome") named.add(node);
+        return false;
+      }
+      if (menu) {
+        menus.push(node);
+        return false;
+      }
+      // A page-wide <form> (ASP.NET wraps every page in one) or <header> says nothing about
+      // what it holds: chrome inside it still goes. A class name that covers the page does
+      // speak for its descendants of the same kind (a restaurant's "menu").
+      if (byName) {
+        protectedKinds.set(node, kind);
+        protecting[kind]++;
+      }
+    }
+    return true;
+  };
   walk(
     body,
     (node) => {
-      if (!isElement(node)) return false;
-      const tag = tagOf(node);
-      // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
-      // comment`): the code's own text, whatever they say.
-      if (HIGHLIGHTED_TAGS.has(tag)) return false;
-      const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0, headings > 0);
-      if (kind !== undefined && protecting[kind] === 0) {
-        const s = stats.get(node);
-        const chars = s?.chars ?? 0;
-        // A card's or section's header of prose is its lead ("Recipes: What's for dinner?…"),
-        // and one holding a heading is the section's title ("Related content"), or a card's
-        // when the heading is all of it (a job's linked title).
-        const prosy = linkDensity(s) < PROSE_LINK_DENSITY;
-        const lead = chars >= COMPONENT_HEADER_CHARS && prosy;
-        if (
-          (lead || isTitleHeader(node, chars, prosy, stats)) &&
-          namedOnlyAsComponentHeader(node, tag)
-        ) {
-          return true;
-        }
-        // On a forum a "comments" block this big is the thread, and one "comment" block is a
-        // post; smaller lists of comments are the remarks under each answer (Stack Exchange's
-        // `li.comment`).
-        if (
-          kind === "comments" &&
-          pageType === "forum" &&
-          (chars >= total * FORUM_THREAD_SHARE ||
-            (tag !== "li" && SINGLE_COMMENT.test(namesOf(node))))
-        ) {
-          return true;
-        }
-        // Elsewhere comments go however many there are, as long as a post is left beside them.
-        if (kind === "comments" && pageType !== "forum" && total - chars >= MIN_POST_CHARS) {
-          doomed.push(node);
-          return false;
-        }
-        // A consent manager's dialog goes however much prose it holds, even more than the
-        // page's own text, as long as a post is left beside it.
-        if (
-          kind === "noise" &&
-          total - chars >= MIN_POST_CHARS &&
-          CONSENT_MANAGER.test(namesOf(node))
-        ) {
-          doomed.push(node);
-          return false;
-        }
-        // A class name is a weak sign: a block of prose is read as content whatever it is
-        // called ("elementor-widget", Drupal's "sidebar-first-only" layout).
-        // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
-        const forumForm = tag === "form" && pageType === "forum";
-        // A post wrapped in a form (old Reddit's comments) is prose however short.
-        const prose =
-          (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
-          linkDensity(s) < PROSE_LINK_DENSITY;
-        // An <aside> of prose amid the content's paragraphs is a side note ("A note on other
-        // devices"), which a page's sidebar is not: it is read by size like a named block.
-        const note =
-          prose &&
-          tag === "aside" &&
-          contentRoots > 0 &&
-          pageType !== "forum" &&
-          isSideNote(node, stats);
-        const byName =
-          (forumForm || note || !CHROME_TAGS.has(tag)) &&
-          !CHROME_ROLES.has(attr(node, "role").toLowerCase());
-        const removable =
-          total === 0 ||
-          chars <=
-            total * (CHROME_LANDMARK_TAGS.has(tag) ? MAX_CHROME_LANDMARK_SHARE : MAX_REMOVED_SHARE);
-        // …except under a name that leaves no doubt: an author's bio or a signature is prose too,
-        // and so is a list of related posts whose summaries read as prose.
-        const unmistakable =
-          removable && (CHROME_EVEN_AS_PROSE.test(namesOf(node)) || isTeaserList(node));
-        if (byName && prose && kind !== "comments" && !unmistakable) return true;
-        // A menu bigger than the page it serves (a docs site's whole tree) is still a menu.
-        const menu =
-          kind === "chrome" &&
-          linkDensity(s) >= (byName ? NAMED_MENU_LINK_DENSITY : MENU_LINK_DENSITY) &&
-          total - chars >= MIN_POST_CHARS;
-        if (removable) {
-          doomed.push(node);
-          if (byName && kind === "chrome") named.add(node);
-          return false;
-        }
-        if (menu) {
-          menus.push(node);
-          return false;
-        }
-        // A page-wide <form> (ASP.NET wraps every page in one) or <header> says nothing about
-        // what it holds: chrome inside it still goes. A class name that covers the page does
-        // speak for its descendants of the same kind (a restaurant's "menu").
-        if (byName) {
-          protectedKinds.set(node, kind);
-          protecting[kind]++;
-        }
+      const descend = decide(node);
+      if (descend && isElement(node)) {
+        const tag = tagOf(node);
+        if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
+        if (tag === "blockquote") quotes++;
+        if (headingLevel(node) > 0) headings++;
       }
-      if (CONTENT_ROOT_TAGS.has(tag)) contentRoots++;
-      if (tag === "blockquote") quotes++;
-      if (headingLevel(node) > 0) headings++;
-      return true;
+      return descend;
     },
     (el) => {
       const tag = tagOf(el);
@@ -829,9 +840,6 @@ function wrapsPost(form: DomElement): boolean {
   });
   return paragraphs && !fields;
 }
-
-/** "overlay" as a whole word of a class name. */
-const LINK_OVERLAY = /(?<=^|[\s_-])overlay(?=$|[\s_-])/gi;
 
 /** What kind of boilerplate `el` looks like, if any. */
 function boilerplateKind(

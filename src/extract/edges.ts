@@ -10,12 +10,12 @@
  * Sources") near the end goes with what follows it; the author's bio near the end goes (a
  * paragraph that opens with the byline's name: "Jane Doe is a writer…", or the last paragraph,
  * under a line that names its person alone); other posts' linked titles ending the text go
- * with their summaries; before the page's
- * `<h1>`, short blocks go. Tables, code and lists of a section stay, and a trim never takes
- * more than a bounded share of the text.
+ * with their summaries; before the page's `<h1>`, short blocks go. Tables, code and lists of a
+ * section stay, and a trim never takes more than a bounded share of the text (other posts'
+ * teasers, at most the text's last half).
  */
 
-import { type DomElement, isElement, tagOf, textOf, walk } from "./dom.js";
+import { type DomElement, hasDescendant, isElement, tagOf, textOf, walk } from "./dom.js";
 import type { PageType } from "./page-type.js";
 import { measureText, type StatsMap } from "./stats.js";
 
@@ -90,7 +90,10 @@ export interface TrimEdgesOptions {
   pageType?: PageType;
   /** The byline's author (metadata), whose bio at the end goes. */
   author?: string | undefined;
-  /** The page's URL: titles linking within its site at the end are other posts'. */
+  /**
+   * The URL the page's links resolve against (its address, or its `<base href>`): titles at
+   * the end linking to other pages of that site are other posts'.
+   */
   baseUrl?: string | undefined;
 }
 
@@ -99,7 +102,7 @@ export interface TrimEdgesOptions {
  *
  * @example
  * const root = selectMainContent(body, document);
- * trimEdges(root, { pageType: "page", author: metadata.author });
+ * trimEdges(root, { pageType: "page", author: metadata.author, baseUrl: "https://example.com/post" });
  */
 export function trimEdges(
   root: DomElement,
@@ -117,7 +120,7 @@ export function trimEdges(
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
   if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
-  if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, hostOf(baseUrl));
+  if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, pageUrlOf(baseUrl));
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -128,38 +131,51 @@ const TEASER_TITLE_CHARS = 25;
 const TEASER_TITLES = 3;
 /** …all of them in the text's last part, after this share of it… */
 const TEASER_START_SHARE = 0.5;
-/** …with summaries under them no longer than this. */
+/** …with at most this many blocks of more than a short line beside each (its summary)… */
+const TEASER_SUMMARY_BLOCKS = 3;
+/** …each no longer than this. */
 const TEASER_SUMMARY_CHARS = 400;
 /** Share of a heading's text in links from which the heading is a link. */
 const LINKED_SHARE = 0.9;
 /** A label over teasers ("Exclusive Content", "More from us") is at most this long. */
 const TEASER_LABEL_CHARS = 40;
+/** Blocks that are a page's own data, never a teaser's: tables, code, formulas. */
+const DATA_TAGS = new Set(["table", "pre", "code", "math"]);
 /** Heading tags a teaser's title may have. */
 const TEASER_TITLE_TAGS = new Set(["h2", "h3", "h4", "h5", "h6"]);
 
 /**
- * Other posts' teasers at the end go: three or more headings that are whole links to pages of
- * this site, each with at most a short summary, all in the text's last half, with no linked
- * heading before them (a listing's or a round-up's cards start at its top), and the short label
- * heading over them. Titles linking elsewhere are a page's resources, not its site's teasers.
+ * Other posts' teasers at the end go: three or more headings that are whole links to other pages
+ * of this site, each over at most TEASER_SUMMARY_BLOCKS short summaries, all in the text's last
+ * half, with no linked heading before them (a listing's or a round-up's cards start at its top),
+ * and the short label heading over them. A title linking elsewhere (a resource), a link within
+ * the page (`#section`), a table or code ends the run: those are the page's own.
  */
 function trimTeaserTail(
   blocks: Block[],
   total: number,
   doomed: Set<DomElement>,
-  host: string | undefined,
+  page: PageUrl,
 ): void {
   let titles = 0;
   let start = -1;
   let after = 0;
+  let summaries = 0;
   for (let i = blocks.length - 1; i > 0; i--) {
     const block = blocks[i]!;
-    if (isLinkedTitle(block) && linksWithin(block.el, host)) {
+    if (after + block.chars > total * (1 - TEASER_START_SHARE)) break;
+    if (isLinkedTitle(block)) {
+      if (!linksToSitePage(block.el, page)) break;
       titles++;
       start = i;
-    } else if (block.chars > TEASER_SUMMARY_CHARS && block.linkChars < block.chars / 2) break;
+      summaries = 0;
+    } else {
+      const summary = !DATA_TAGS.has(block.tag) && block.chars <= TEASER_SUMMARY_CHARS;
+      // Short lines (a date, a byline, a picture's empty block) come with any teaser.
+      const counted = block.chars > TEASER_LABEL_CHARS;
+      if (!summary || (counted && ++summaries > TEASER_SUMMARY_BLOCKS)) break;
+    }
     after += block.chars;
-    if (after > total * (1 - TEASER_START_SHARE)) break;
   }
   if (titles < TEASER_TITLES || start <= 0) return;
   for (let j = 0; j < start; j++) if (isLinkedTitle(blocks[j]!)) return;
@@ -183,28 +199,52 @@ function isLinkedTitle(block: Block): boolean {
   );
 }
 
-/** True when the first link in `el` is relative or goes to `host`. */
-function linksWithin(el: DomElement, host: string | undefined): boolean {
-  let href: string | undefined;
-  walk(el, (node) => {
-    if (href !== undefined || !isElement(node)) return false;
-    if (tagOf(node) !== "a") return true;
-    href = node.getAttribute("href") ?? "";
-    return false;
-  });
-  if (href === undefined) return false;
-  if (!ABSOLUTE_URL.test(href)) return true;
-  return host !== undefined && hostOf(href.startsWith("//") ? `https:${href}` : href) === host;
+/** The page's address, as teaser links are compared with it. */
+interface PageUrl {
+  /** The page's URL without its fragment, or undefined when it is not known. */
+  href: string | undefined;
+  /** Its host without "www.". */
+  host: string | undefined;
 }
+
+/** Reads `baseUrl` for trimTeaserTail. */
+function pageUrlOf(baseUrl: string | undefined): PageUrl {
+  const url = parseUrl(baseUrl);
+  if (url === undefined || url.hostname === "") return { href: undefined, host: undefined };
+  url.hash = "";
+  return { href: url.href, host: url.hostname.replace(WWW, "") };
+}
+
+/**
+ * True when the first link in `el` goes to another page of the page's own site: a relative
+ * link or one to the same host, not a fragment of this page nor `javascript:`.
+ */
+function linksToSitePage(el: DomElement, page: PageUrl): boolean {
+  let href: string | undefined;
+  hasDescendant(el, (node) => {
+    if (tagOf(node) !== "a") return false;
+    href = node.getAttribute("href")?.trim() ?? "";
+    return true;
+  });
+  if (href === undefined || href === "" || href.startsWith("#")) return false;
+  if (page.href === undefined) return !ABSOLUTE_URL.test(href);
+  const url = parseUrl(href, page.href);
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
+  url.hash = "";
+  return url.hostname.replace(WWW, "") === page.host && url.href !== page.href;
+}
+
+/** "www." at the start of a host. */
+const WWW = /^www\./;
 
 /** A URL with a scheme, or protocol-relative. */
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:|^\/\//i;
 
-/** The host of `url` without "www.", or undefined for a URL that does not parse. */
-function hostOf(url: string | undefined): string | undefined {
+/** `url` parsed (against `base`), or undefined when it does not parse. */
+function parseUrl(url: string | undefined, base?: string): URL | undefined {
   if (url === undefined) return undefined;
   try {
-    return new URL(url).hostname.replace(/^www\./, "");
+    return new URL(url, base);
   } catch {
     return undefined;
   }
@@ -262,22 +302,6 @@ const BIO_OPENING =
 const MAX_BIO_CHARS = 1500;
 /** Share of the text that may follow the bio (social links, a sign-up line). */
 const AFTER_BIO_SHARE = 0.3;
-/** A bio's opening for any of `names`: the name, then "is a…", "has over…". */
-function bioOf(names: string[]): RegExp {
-  return new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_OPENING}\\b`);
-}
-
-/** True when `text` is a bio opening with the person's name that the line `head` gives alone. */
-function isHeadedBio(head: Block, text: string): boolean {
-  const name = head.text.trim();
-  return (
-    head.chars <= MAX_BIO_HEAD_CHARS &&
-    PERSON_NAME.test(name) &&
-    text.startsWith(`${name} `) &&
-    bioOf([name]).test(text)
-  );
-}
-
 /** Short lines over a bio that go with it: the name again, a role, "About the author". */
 const MAX_BIO_HEAD_BLOCKS = 3;
 /** Longest such line. */
@@ -305,12 +329,14 @@ function trimAuthorBio(
   for (let i = blocks.length - 1; i > 0 && after <= total * AFTER_BIO_SHARE; i--) {
     const block = blocks[i]!;
     const text = block.text.trim();
-    // Headed by a name alone, it must be the very end: a list of people (or of products named
-    // like people) heads each entry so.
-    const headed = after === 0 && isHeadedBio(blocks[i - 1]!, text);
+    // Headed by a name alone, it must be the very end, and the only one: a list of people (or
+    // of products named like people) heads each entry so.
+    const headed =
+      after === 0 && isHeadedBio(blocks[i - 1]!, text) && !hasHeadedBioBefore(blocks, i - 1);
     const bio = block.chars <= MAX_BIO_CHARS && (bylined?.test(text) || headed);
     if (!bio) {
-      after += block.chars;
+      // What an earlier trim already took (a "Share" line) does not count as after the bio.
+      if (!doomed.has(block.el)) after += block.chars;
       continue;
     }
     doomed.add(block.el);
@@ -323,6 +349,29 @@ function trimAuthorBio(
     }
     return;
   }
+}
+
+/** A bio's opening for any of `names`: the name, then "is a…", "has over…". */
+function bioOf(names: string[]): RegExp {
+  return new RegExp(`^(?:${names.map(escapeRegExp).join("|")}) ${BIO_OPENING}\\b`);
+}
+
+/** True when `text` is a bio opening with the person's name that the line `head` gives alone. */
+function isHeadedBio(head: Block, text: string): boolean {
+  const name = head.text.trim();
+  return (
+    head.chars <= MAX_BIO_HEAD_CHARS &&
+    PERSON_NAME.test(name) &&
+    text.startsWith(`${name} `) &&
+    bioOf([name]).test(text)
+  );
+}
+
+/** True when a name line over a bio comes in `blocks` before index `end`. */
+function hasHeadedBioBefore(blocks: Block[], end: number): boolean {
+  for (let j = 1; j < end; j++)
+    if (isHeadedBio(blocks[j - 1]!, blocks[j]!.text.trim())) return true;
+  return false;
 }
 
 /** `text` as a literal inside a RegExp. */

@@ -84,9 +84,9 @@ function isPageHeaderName(name: string): boolean {
   return bem <= 0 || PAGE_BLOCK.test(name.slice(0, bem));
 }
 
-/** Blocks of BEM names that are the page or its header. */
+/** Blocks of BEM names that are the page or its header (`site`, `page`, `site-header`, `header`). */
 const PAGE_BLOCK =
-  /^(?:site|page|global|main|app|layout|theme|wp|masthead|top|nav|navbar|l)(?:$|[_-])|header/i;
+  /^(?:site|page|global|main|app|layout|theme|wp|masthead|top|nav|navbar|l|c)(?:$|[_-](?:header$)?)|^header$/i;
 
 /**
  * `names` without those generated from the element's own text: documentation and CMS pages give

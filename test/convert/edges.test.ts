@@ -113,6 +113,38 @@ describe("extract: edges", () => {
     expect(elsewhere.content).toContain("Night bakers and what it means");
   });
 
+  it("keeps a page's own final sections linked to their anchors, and other sites' titles", () => {
+    const section = (
+      title: string,
+      href: string,
+    ) => `<h2><a href="${href}">${title} for the whole neighborhood</a></h2>
+      <p>Section text about ${title.toLowerCase()}, in a sentence or two.</p>`;
+    const anchors = ["Ovens", "Flour", "Hours"]
+      .map((t) => section(t, `#${t.toLowerCase()}`))
+      .join("");
+    const url = "https://news.example.com/a/1";
+    const own = convertHtml(
+      `<body><article><h1>Bakeries</h1>${paragraphs(8)}${anchors}</article></body>`,
+      { url },
+    );
+    expect(own.content).toContain("Hours for the whole neighborhood");
+    // A title linking to another site ends the run: it and what follows it stay.
+    const mixed =
+      ["Ovens", "Flour"].map((t) => section(t, `/food/${t}`)).join("") +
+      section("Study", "https://research.example.org/s");
+    const withStudy = convertHtml(
+      `<body><article><h1>Bakeries</h1>${paragraphs(8)}${mixed}</article></body>`,
+      { url },
+    );
+    expect(withStudy.content).toContain("Study for the whole neighborhood");
+    // Without the page's address, a relative title still reads as this site's.
+    const teasers = ["Ovens", "Flour", "Hours"].map((t) => section(t, `/food/${t}`)).join("");
+    const noUrl = convertHtml(
+      `<body><article><h1>Bakeries</h1>${paragraphs(8)}${teasers}</article></body>`,
+    );
+    expect(noUrl.content).not.toContain("Hours for the whole neighborhood");
+  });
+
   it("keeps a listing whose linked titles start at its top", () => {
     const card = (
       n: number,

@@ -197,6 +197,11 @@ describe("extract: main", () => {
       ${prose("Hockney", 3)}`;
     const list = `<body><article><h1>Artists</h1>${prose("Intro", 8)}${people}</article></body>`;
     expect(convertHtml(list).content).toContain("Jack Butcher is a conceptual artist");
+    // A team page whose last entry ends it keeps that entry too.
+    const member = (name: string) => `<div class="name">${name}</div>
+      <p>${name} is a senior engineer who has built payment systems for fifteen years.</p>`;
+    const team = `<body><main><h1>Meet the team</h1>${prose("Team", 8)}${member("John Smith")}${member("Ada Byron")}</main></body>`;
+    expect(convertHtml(team).content).toContain("Ada Byron is a senior engineer");
   });
 
   it("keeps lists, code and reporting near a bio, and takes one bio only", () => {
@@ -422,6 +427,7 @@ describe("extract: main", () => {
       <h2 class="wp-block-heading toc">Listed in the contents</h2>${prose("Listed", 1)}
       <h3 class="code-header">impl Clone for Result</h3>${prose("Impl", 1)}
       <h3 class="accordion-header">What does it cost?</h3>${prose("Cost", 1)}
+      <h2 class="widget-title">${"A long widget title that reads as prose, with commas, ".repeat(10)}</h2>
       <h2><a class="header" href="#heap">The Stack and the Heap</a></h2>${prose("Heap", 1)}
       <div class="toc"><a href="#a">CONTENTS LINK</a></div>
       <div class="header"><a href="/">HOME LINK</a></div></article></body>`;
@@ -863,7 +869,7 @@ git init</code></pre>
       <div>Join Date: Aug 2008</div><div>Posts: 1,077</div><div>Senior Member</div>
       <div>Threads: 23<br>Joined: Feb 2019<br>Reputation: <b>7</b></div></div>
       <div class="date">Mar 4, 2025</div><a class="permalink" href="/p/${n}">#${n}</a>
-      ${prose(`Post${n}`, 2)}<p>Edited the config by hand, works now</p><div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
+      ${prose(`Post${n}`, 2)}<p>Edited the config by hand, works now</p><p>Start date next Monday?</p><div>Last edited: Jan 13, 2024</div><div>Joined: 4. Jul 2012, 16:09</div>
       <div>Posted August 26</div><div>Edited August 26 by Joe Root</div><div>posted 2 years ago</div>
       <div>Thread starter paulb203</div><div>Start date Oct 8, 2024</div>
       <div><a href="/q/${n}">Reply With Quote</a></div>
@@ -893,6 +899,7 @@ git init</code></pre>
     }
     expect(content).toContain("Mar 4, 2025");
     expect(content).toContain("Edited the config by hand");
+    expect(content).toContain("Start date next Monday?");
     expect(content).not.toMatch(/#\d/);
   });
 
