@@ -17,7 +17,13 @@
 
 import { type DomElement, hasDescendant, isElement, tagOf, textOf, walk } from "./dom.js";
 import type { PageType } from "./page-type.js";
-import { measureText, type StatsMap } from "./stats.js";
+import {
+  isLinkText,
+  measureText,
+  type StatsMap,
+  TEASER_TITLE_CHARS,
+  TEASER_TITLES,
+} from "./stats.js";
 
 /** Elements whose text is one block; their descendants are not split further. */
 const LEAF_BLOCK_TAGS = new Set([
@@ -125,18 +131,12 @@ export function trimEdges(
   for (const el of doomed) el.remove();
 }
 
-/** Headings linked whole, each at least this long, are other posts' titles… */
-const TEASER_TITLE_CHARS = 25;
-/** …when this many end the text… */
-const TEASER_TITLES = 3;
-/** …all of them in the text's last part, after this share of it… */
+/** Other posts' titles ending the text (TEASER_TITLES of them) come after this share of it… */
 const TEASER_START_SHARE = 0.5;
 /** …with at most this many blocks of more than a short line beside each (its summary)… */
 const TEASER_SUMMARY_BLOCKS = 3;
 /** …each no longer than this. */
 const TEASER_SUMMARY_CHARS = 400;
-/** Share of a heading's text in links from which the heading is a link. */
-const LINKED_SHARE = 0.9;
 /** A label over teasers ("Exclusive Content", "More from us") is at most this long. */
 const TEASER_LABEL_CHARS = 40;
 /** Blocks that are a page's own data, never a teaser's: tables, code, formulas. */
@@ -192,11 +192,7 @@ function trimTeaserTail(
 
 /** A heading linked whole, a post's title's length. */
 function isLinkedTitle(block: Block): boolean {
-  return (
-    TEASER_TITLE_TAGS.has(block.tag) &&
-    block.chars >= TEASER_TITLE_CHARS &&
-    block.linkChars >= block.chars * LINKED_SHARE
-  );
+  return TEASER_TITLE_TAGS.has(block.tag) && block.chars >= TEASER_TITLE_CHARS && isLinkText(block);
 }
 
 /** The page's address, as teaser links are compared with it. */

@@ -26,7 +26,15 @@ import {
   walk,
 } from "./dom.js";
 import { wrapLooseText } from "./loose-text.js";
-import { linkDensity, measureText, type StatsMap, type TextStats } from "./stats.js";
+import {
+  isLinkText,
+  linkDensity,
+  measureText,
+  type StatsMap,
+  TEASER_TITLE_CHARS,
+  TEASER_TITLES,
+  type TextStats,
+} from "./stats.js";
 
 /** A chosen root must hold at least this share of the body's text… */
 const MIN_ROOT_SHARE = 0.25;
@@ -605,35 +613,21 @@ function withHeadings(
     const el = siblings[i]!;
     const heads = !joined.has(el) && headingLevel(el) > 0 && next !== undefined && joined.has(next);
     // A linked heading is another post's title over its summary, not a section's.
-    if (heads && !isLinked(el, stats)) joined.add(el);
+    if (heads && !isLinkText(stats.get(el))) joined.add(el);
     if ((stats.get(el)?.chars ?? 0) > 0) next = el;
   }
   return siblings.filter((el) => joined.has(el));
 }
 
-/** Headings linked whole, each at least this long (a post's title; a person's name is shorter). */
-const MIN_TEASER_TITLE_CHARS = 25;
-/** Such headings that make a block a list of other posts. */
-const MIN_TEASER_TITLES = 3;
-
 /**
- * True when `el` holds MIN_TEASER_TITLES or more headings that are links to posts: other posts'
+ * True when `el` holds TEASER_TITLES or more headings that are links to posts: other posts'
  * titles over their summaries, which read as prose but are not this page's.
  */
 function isTeaserBlock(el: DomElement, stats: StatsMap): boolean {
   let titles = 0;
   return hasDescendant(el, (node) => {
     if (headingLevel(node) === 0) return false;
-    const long = (stats.get(node)?.chars ?? 0) >= MIN_TEASER_TITLE_CHARS;
-    return long && isLinked(node, stats) && ++titles >= MIN_TEASER_TITLES;
+    const s = stats.get(node);
+    return (s?.chars ?? 0) >= TEASER_TITLE_CHARS && isLinkText(s) && ++titles >= TEASER_TITLES;
   });
 }
-
-/** True when `el` is a link, or nearly all of its text is. */
-function isLinked(el: DomElement, stats: StatsMap): boolean {
-  const s = stats.get(el);
-  return s !== undefined && s.chars > 0 && s.linkChars >= s.chars * LINKED_SHARE;
-}
-
-/** Share of a heading's text in links from which the heading is a link. */
-const LINKED_SHARE = 0.9;

@@ -74,6 +74,18 @@ export function measureText(root: DomElement): StatsMap {
   return map;
 }
 
+/** Share of an element's text in links from which the element is a link (a linked title). */
+export const LINKED_SHARE = 0.9;
+/** Headings linked whole, each at least this long, are posts' titles (a person's name is shorter)… */
+export const TEASER_TITLE_CHARS = 25;
+/** …and this many of them make a list of other posts. */
+export const TEASER_TITLES = 3;
+
+/** True when nearly all of the measured text is link text (LINKED_SHARE), and there is some. */
+export function isLinkText(stats: Pick<TextStats, "chars" | "linkChars"> | undefined): boolean {
+  return stats !== undefined && stats.chars > 0 && stats.linkChars >= stats.chars * LINKED_SHARE;
+}
+
 /** Share of an element's text that is link text, 0 when it has no text. */
 export function linkDensity(stats: TextStats | undefined): number {
   if (!stats || stats.chars === 0) return 0;
