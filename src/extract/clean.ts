@@ -3,10 +3,11 @@
  * controls, form status messages, live-region announcements and hidden elements always (unless
  * the page hides its own content until a script shows it: an `<h1>`, `<main>` or `<article>`
  * inside, or nothing else to read; tab, accordion and disclosure panels are content too); and
- * for main-content extraction also page
- * chrome (navigation, headers, footers, sidebars), cookie banners, ads, share widgets and blog
- * comment sections, recognized by tag, ARIA role and class/id patterns in the manner of Mozilla
- * Readability's REGEXPS.
+ * for main-content extraction also page chrome (navigation, headers, footers, sidebars), cookie
+ * banners, ads, share widgets and blog comment sections, recognized by tag, ARIA role and
+ * class/id patterns in the manner of Mozilla Readability's REGEXPS. A component's header (a
+ * card's or section's title and lead) is not the page's, and an `<aside>` of prose amid the
+ * content's paragraphs is a side note, not a sidebar.
  *
  * Pattern matches are guesses, so they are guarded: an element holding more than
  * MAX_REMOVED_SHARE of the page's text is kept (a forum whose posts sit in `class="comments"`,
