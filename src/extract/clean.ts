@@ -26,6 +26,7 @@ import {
   hasDescendantNear,
   headingLevel,
   isElement,
+  isHeadingTag,
   isText,
   tagOf,
   textOf,
@@ -525,9 +526,7 @@ function startsLine(el: DomElement): boolean {
 
 /** Headings and `<summary>`, whose buttons (accordions) carry text. */
 function isTitleHolder(tag: string): boolean {
-  return (
-    tag === "summary" || (tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6")
-  );
+  return tag === "summary" || isHeadingTag(tag);
 }
 
 /** True for elements the `hidden` attribute hides, closed dialogs, and what Webflow hides by class. */
@@ -680,7 +679,8 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
     // In code, class names are the highlighter's tokens (`hljs-comment`, Prism's `token
     // comment`): the code's own text, whatever they say.
     if (HIGHLIGHTED_TAGS.has(tag)) return false;
-    const kind = boilerplateKind(node, tag, contentRoots > 0, quotes > 0, headings > 0);
+    const names = namesToRead(node, tag, headings > 0);
+    const kind = boilerplateKind(node, tag, names, contentRoots > 0, quotes > 0);
     if (kind !== undefined && protecting[kind] === 0) {
       const s = stats.get(node);
       const chars = s?.chars ?? 0;
@@ -690,8 +690,8 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       const prosy = linkDensity(s) < PROSE_LINK_DENSITY;
       const lead = chars >= COMPONENT_HEADER_CHARS && prosy;
       if (
-        (lead || isTitleHeader(node, chars, prosy, stats)) &&
-        namedOnlyAsComponentHeader(node, tag)
+        namedOnlyAsComponentHeader(node, tag, names) &&
+        (lead || isTitleHeader(node, chars, prosy, stats))
       ) {
         return true;
       }
@@ -726,9 +726,7 @@ function removeBoilerplate(body: DomElement, pageType: PageType): void {
       // On a forum a <form> is as weak a sign: posts are wrapped in one (to quote several).
       const forumForm = tag === "form" && pageType === "forum";
       // A post wrapped in a form (old Reddit's comments) is prose however short.
-      const prose =
-        (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) &&
-        linkDensity(s) < PROSE_LINK_DENSITY;
+      const prose = (chars >= PROSE_CHARS || (forumForm && wrapsPost(node))) && prosy;
       // An <aside> of prose amid the content's paragraphs is a side note ("A note on other
       // devices"), which a page's sidebar is not: it is read by size like a named block.
       const note =
@@ -846,9 +844,9 @@ function wrapsPost(form: DomElement): boolean {
 function boilerplateKind(
   el: DomElement,
   tag: string,
+  names: string,
   inContentRoot: boolean,
   inQuote: boolean,
-  inHeading: boolean,
 ): Kind | undefined {
   // An article's <header> holds its title; its <footer> holds tags and share links, but a
   // quote's <footer> names the source.
@@ -862,9 +860,18 @@ function boilerplateKind(
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
   if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
+  return kindByNames(names);
+}
+
+/**
+ * The class and id words of `el` that say what it is (`telltaleNames`, with a heading's own
+ * words dropped inside one too), read once for both boilerplateKind and the component-header
+ * test. On a link, "overlay" is a card's whole-card click target (its product's name), not a
+ * pop-up.
+ */
+function namesToRead(el: DomElement, tag: string, inHeading: boolean): string {
   const names = telltaleNames(el, tag, inHeading);
-  // A link "overlay" is a card's whole-card click target (its product's name), not a popup.
-  return kindByNames(tag === "a" ? names.replace(LINK_OVERLAY, " ") : names);
+  return tag === "a" ? names.replace(LINK_OVERLAY, " ") : names;
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */
@@ -880,13 +887,12 @@ function kindByNames(names: string): Kind | undefined {
 }
 
 /**
- * True when `el` is chrome by its names only for a component's "header"
+ * True when `el`, named `names`, is chrome by those names only for a component's "header"
  * (`category-header_description`, `PageSection_header`, `section-header-copy`): the head of a
  * card or section, which is content, unlike the page's header (`site-header`, `header-nav`).
  */
-function namedOnlyAsComponentHeader(el: DomElement, tag: string): boolean {
+function namedOnlyAsComponentHeader(el: DomElement, tag: string, names: string): boolean {
   if (CHROME_TAGS.has(tag) || CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
-  const names = telltaleNames(el, tag);
   return (
     kindByNames(names) !== undefined && kindByNames(withoutComponentHeaders(names)) === undefined
   );

@@ -263,7 +263,10 @@ export function textOf(root: DomNode): string {
 /** Heading level 1–6 of `el`, or 0. */
 export function headingLevel(el: DomElement): number {
   const tag = tagOf(el);
-  return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6"
-    ? Number(tag[1])
-    : 0;
+  return isHeadingTag(tag) ? Number(tag[1]) : 0;
+}
+
+/** True for `h1` to `h6`. */
+export function isHeadingTag(tag: string): boolean {
+  return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6";
 }

@@ -5,7 +5,7 @@
  * of what the element is.
  */
 
-import { attr, type DomElement, textStart } from "./dom.js";
+import { attr, type DomElement, isHeadingTag, textStart } from "./dom.js";
 
 const WHITESPACE = /\s+/;
 
@@ -15,8 +15,6 @@ const WHITESPACE = /\s+/;
  */
 const PAGE_BUILDER_WIDGET = /\belementor-widget[\w-]*/gi;
 
-/** Heading tags, `h1` to `h6`. */
-const HEADING = /^h[1-6]$/;
 /**
  * On a heading or inside one, "header" and "toc" name the heading itself (Divi's
  * `et_pb_module_header`, rustdoc's `code-header`, an accordion's `accordion-header`, mdBook's
@@ -56,7 +54,7 @@ export function namesOf(el: DomElement): string {
  */
 export function telltaleNames(el: DomElement, tag: string, inHeading = false): string {
   const names = namesOf(el);
-  const own = inHeading || HEADING.test(tag);
+  const own = inHeading || isHeadingTag(tag);
   return withoutTextSlugs(own ? names.replace(HEADING_OWN_WORDS, " ") : names, el);
 }
 
