@@ -4,6 +4,9 @@
  */
 import { WebFetchError } from "../errors.js";
 
+/** How long past the deadline a waiting stage keeps the process alive for its timer to fire. */
+const HOLD_SLACK_MS = 100;
+
 export class Deadline {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
@@ -51,15 +54,23 @@ export class Deadline {
       return Promise.reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
     }
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () =>
+      // The deadline's own timer does not keep Node alive; this one does, so a stage waiting on
+      // work that holds no handle of its own still ends, with TIMEOUT, instead of the process
+      // exiting silently under it.
+      const hold = setTimeout(() => {}, this.remaining() + HOLD_SLACK_MS);
+      const onAbort = () => {
+        clearTimeout(hold);
         reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
+      };
       this.signal.addEventListener("abort", onAbort, { once: true });
       promise.then(
         (value) => {
+          clearTimeout(hold);
           this.signal.removeEventListener("abort", onAbort);
           resolve(value);
         },
         (error: unknown) => {
+          clearTimeout(hold);
           this.signal.removeEventListener("abort", onAbort);
           reject(error);
         },
@@ -82,9 +93,22 @@ export class Deadline {
     });
   }
 
-  /** Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). */
+  /**
+   * Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). The timer keeps
+   * the process alive: a retry's wait is often the only pending work of a CLI run or a bare
+   * script, and an unreferenced timer would let Node exit in the middle of it with no output.
+   */
   sleep(ms: number): Promise<void> {
-    return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => clearTimeout(timer);
+    this.signal.addEventListener("abort", done, { once: true });
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.signal.removeEventListener("abort", done);
+        resolve();
+      }, ms);
+    });
+    return this.race(waited);
   }
 }
 
