@@ -106,6 +106,9 @@ export class ConvertPool {
 
   #spawn(): Worker {
     const worker = startWorker({
+      // A thread needs none of the host's flags, and some break it: --input-type or -e make
+      // every file-based thread fail to start, and an --import hook would load twice.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
       stdout: false,
       stderr: false,
