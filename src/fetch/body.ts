@@ -9,7 +9,14 @@ import { WebFetchError } from "../errors.js";
 /** Bytes of an inflated chunk: small enough that the cap is overshot by at most this much. */
 const ZLIB_CHUNK = 64 * 1024;
 
-/** Content-Encoding tokens we decode; `identity` and unknown tokens pass bytes through. */
+/** Content-Encoding tokens we decode (`identity` is dropped before); zstd where Node has it. */
+const DECODABLE = new Set(["gzip", "x-gzip", "deflate", "br", ...(hasZstd() ? ["zstd"] : [])]);
+
+function hasZstd(): boolean {
+  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === "function";
+}
+
+/** A decoder for one Content-Encoding token of DECODABLE. */
 function decoderFor(token: string, firstByte: number | undefined): Transform | undefined {
   const opts = { chunkSize: ZLIB_CHUNK };
   switch (token) {
@@ -24,6 +31,10 @@ function decoderFor(token: string, firstByte: number | undefined): Transform | u
         : zlib.createInflateRaw({ ...opts, finishFlush: zlib.constants.Z_SYNC_FLUSH });
     case "br":
       return zlib.createBrotliDecompress({ chunkSize: ZLIB_CHUNK });
+    case "zstd":
+      return (
+        zlib as unknown as { createZstdDecompress: (o: { chunkSize: number }) => Transform }
+      ).createZstdDecompress({ chunkSize: ZLIB_CHUNK });
     default:
       return undefined;
   }
@@ -93,6 +104,16 @@ export async function readBody(
     discardBody(body);
     throw tooLarge(maxBytes);
   }
+  const unknown = encodings.find((token) => !DECODABLE.has(token));
+  if (unknown !== undefined) {
+    discardBody(body);
+    // Read as plain bytes, a coded body would come back as mojibake that looks like content.
+    throw new WebFetchError(
+      "UNSUPPORTED_CONTENT_TYPE",
+      `Unsupported content encoding: ${unknown.slice(0, 40)} (readable: ${[...DECODABLE].join(", ")})`,
+      { retryable: false },
+    );
+  }
   if (encodings.length > MAX_CODINGS) {
     discardBody(body);
     throw new WebFetchError(
@@ -115,6 +136,15 @@ export async function readBody(
     const decoder = decoders.length === 0 ? decoderFor(token, first) : lazyDecoder(token);
     if (decoder) decoders.push(decoder);
   }
+  // An error a decoder raised first is a corrupt body, whichever coding it was (zlib's errors
+  // carry Z_ codes, brotli's ERR_ ones); the pipeline then hands the same error to every other
+  // stage, so only the first stage to emit it says where it came from.
+  const origins = new WeakMap<object, "body" | "decoder">();
+  const record = (origin: "body" | "decoder") => (error: Error) => {
+    if (!origins.has(error)) origins.set(error, origin);
+  };
+  body.on("error", record("body"));
+  for (const d of decoders) d.on("error", record("decoder"));
   const source: Readable = decoders.length === 0 ? body : chain(body, decoders);
 
   const chunks: Buffer[] = [];
@@ -129,7 +159,7 @@ export async function readBody(
     });
   }
   try {
-    for await (const chunk of asDecoded(source as AsyncIterable<Buffer>)) {
+    for await (const chunk of asDecoded(source as AsyncIterable<Buffer>, origins)) {
       if (total + chunk.length > budget) {
         if (overflow === "throw")
           throw budget < maxBytes ? brotliTooLarge(budget, maxBytes) : tooLarge(maxBytes);
@@ -189,13 +219,16 @@ function brotliTooLarge(budget: number, maxBytes: number): WebFetchError {
   );
 }
 
-/** Errors of zlib itself (a corrupt body) become PARSE_ERROR, not a network failure. */
-async function* asDecoded(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+/** Errors of a decoder (a corrupt body) become PARSE_ERROR, not a network failure. */
+async function* asDecoded(
+  source: AsyncIterable<Buffer>,
+  origins: WeakMap<object, "body" | "decoder">,
+): AsyncIterable<Buffer> {
   try {
     yield* source;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("Z_")) {
+    if (error instanceof WebFetchError) throw error;
+    if (typeof error === "object" && error !== null && origins.get(error) === "decoder") {
       throw new WebFetchError(
         "PARSE_ERROR",
         `Could not decode the response body: ${(error as Error).message}`,

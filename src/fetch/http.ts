@@ -139,6 +139,23 @@ function findWebFetchError(error: unknown): WebFetchError | undefined {
   return undefined;
 }
 
+/**
+ * Undici's errors for a reply that is not well-formed HTTP: a parser error (bad status line,
+ * bad Content-Length, control characters in a header, bad chunk sizes) or a body whose length
+ * disagrees with its Content-Length (which also catches Content-Length sent with chunked).
+ */
+const PROTOCOL_ERROR_CODES = new Set(["UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
+
+function isProtocolBreach(error: unknown, code: string | undefined): boolean {
+  if (code !== undefined && (PROTOCOL_ERROR_CODES.has(code) || code.startsWith("HPE_")))
+    return true;
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { name?: unknown }).name === "HTTPParserError") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Maps an undici/socket failure to the WebFetchError a caller can act on. */
 export function mapRequestError(error: unknown, deadline: Deadline): Error {
   const own = findWebFetchError(error);
@@ -148,6 +165,21 @@ export function mapRequestError(error: unknown, deadline: Deadline): Error {
   const code = errorCode(error);
   if (code === "UND_ERR_HEADERS_OVERFLOW") {
     return new WebFetchError("TOO_LARGE", "Response headers are too large", {
+      cause: error,
+      retryable: false,
+    });
+  }
+  // Undici refuses a request it cannot send (a header value with CR/LF or non-ASCII): the
+  // caller's input is at fault, not the network.
+  if (code === "UND_ERR_INVALID_ARG") {
+    return new WebFetchError("INVALID_INPUT", `Invalid request: ${(error as Error).message}`, {
+      cause: error,
+      retryable: false,
+    });
+  }
+  if (isProtocolBreach(error, code)) {
+    const reason = (error as Error).message || code || "malformed response";
+    return new WebFetchError("PROTOCOL_ERROR", `The server broke the HTTP protocol: ${reason}`, {
       cause: error,
       retryable: false,
     });

@@ -248,6 +248,7 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
     `別のホストへリダイレクトされました${e.location ? `: ${e.location}` : ""}（追跡していません）`,
   TOO_MANY_REDIRECTS: () => "リダイレクトが多すぎます",
   CONNECT_FAILED: () => "ページに接続できませんでした",
+  PROTOCOL_ERROR: () => "サーバーの応答が HTTP の規約に従っていません",
   TOO_LARGE: () => "ページが大きすぎます",
   UNSUPPORTED_CONTENT_TYPE: () => "対応していないコンテンツの種類です",
   PARSE_ERROR: () => "ページの内容を読み取れませんでした",

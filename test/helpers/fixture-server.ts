@@ -220,6 +220,19 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       send(res, 200, "text/html", Buffer.from("this is not gzip at all"), {
         "content-encoding": "gzip",
       }),
+    "/corrupt-br": (_req, res) =>
+      send(res, 200, "text/html", Buffer.from("this is not brotli at all, not even close"), {
+        "content-encoding": "br",
+      }),
+    "/corrupt-deflate": (_req, res) =>
+      send(res, 200, "text/html", Buffer.from("x\u009cthis is not deflate"), {
+        "content-encoding": "deflate",
+      }),
+    "/coded": (_req, res, url) =>
+      // A plain body under whatever Content-Encoding the test names.
+      send(res, 200, "text/html", "<html><body><p>plain body</p></body></html>", {
+        "content-encoding": url.searchParams.get("coding") ?? "identity",
+      }),
     "/gzip-bomb": (_req, res) =>
       send(res, 200, "text/html", bombBytes("gzip"), { "content-encoding": "gzip" }),
     "/br-bomb": (_req, res) =>
