@@ -43,6 +43,12 @@ export interface FetchResult extends PageMetadata {
   inputTruncated?: boolean;
   /** Why the content is not what was asked for (no model configured: passages, not an answer). */
   note?: string;
+  /**
+   * Every reason the result is thinner than the page, in the instance's language: a limit that
+   * cut the content, a page that needed a browser it did not get, a query or prompt that matched
+   * nothing, a page with no text. Omitted when there is none; empty content always has one.
+   */
+  warnings?: string[];
   /** Page count of a PDF. */
   pages?: number;
   /** Present when the page was rendered in a browser (its scripts ran): true. */

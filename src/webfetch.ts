@@ -54,6 +54,10 @@ import { grepContent } from "./shape/grep.js";
 import { tokenCounter } from "./shape/tokens.js";
 import { shapeContent } from "./shape/truncate.js";
 import { inSpan, SPANS } from "./trace.js";
+import { limitWarnings, type Warning, warningText } from "./warnings.js";
+
+/** Characters of a render failure's reason kept for the result's warning. */
+const MAX_REASON_CHARS = 200;
 
 /** The library's spelling of the options that exclude each other. */
 const LIBRARY_NAMES = { prompt: "prompt", query: "query", startIndex: "startIndex" } as const;
@@ -250,15 +254,20 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       fetchedAt: new Date().toISOString(),
     };
     const mode = call.render ?? resolved.render;
-    const wanted =
+    const shell =
       isHtml(converted.contentType) &&
-      (mode === "always" || (mode === "auto" && looksLikeAppShell(raw.body, converted.content)));
-    if (wanted) {
+      mode !== "always" &&
+      looksLikeAppShell(raw.body, converted.content);
+    if (mode === "always" || (mode === "auto" && shell)) {
       const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
       // `auto` keeps the static result unless the browser found more.
-      if (rendered && (mode === "always" || rendered.content.length > converted.content.length)) {
+      if ("notRendered" in rendered) {
+        page.notRendered = rendered.notRendered;
+      } else if (mode === "always" || rendered.content.length > converted.content.length) {
         return store(key, { ...page, ...rendered, contentType: converted.contentType });
       }
+    } else if (shell) {
+      page.notRendered = 'render is "never"';
     }
     const etag = firstHeader(raw.headers.etag);
     const lastModified = firstHeader(raw.headers["last-modified"]);
@@ -283,7 +292,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 
   /**
    * The page rendered in the browser and converted. With `auto`, a failed render (no Chromium,
-   * a crash, the time running out) leaves the static result: undefined, and a warning.
+   * a crash, the time running out) leaves the static result: the reason comes back instead, and
+   * the result names it in its warnings.
    */
   async function renderIn(
     deadline: Deadline,
@@ -293,7 +303,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     options: ConvertOptions,
     signal: AbortSignal | undefined,
   ): Promise<
-    (ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number }) | undefined
+    | (ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number })
+    | { notRendered: string }
   > {
     const releaseRender = await deadline.slot((signal) => renders.acquire(signal));
     try {
@@ -326,11 +337,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       };
     } catch (error) {
       if (mode === "always" || signal?.aborted) throw error;
-      logger.warn(
-        { url: raw.finalUrl, error: error instanceof Error ? error.message : String(error) },
-        "render failed; the static result is used",
-      );
-      return undefined;
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn({ url: raw.finalUrl, error: reason }, "render failed; the static result is used");
+      return { notRendered: reason.split("\n")[0]!.slice(0, MAX_REASON_CHARS) };
     } finally {
       releaseRender();
     }
@@ -570,7 +579,12 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
         ...rest,
         query: prompt.slice(0, LIMITS.queryMaxLength),
       });
-      return { ...focused, prompt, note: NO_MODEL_NOTE[resolved.locale] };
+      const note = NO_MODEL_NOTE[resolved.locale];
+      if (focused.chunks?.returned !== 0) return { ...focused, prompt, note };
+      // Nothing matched: the start of the page is a better answer than nothing.
+      const { query: _query, chunks: _chunks, ...start } = await fetchPage(url, rest);
+      const warnings = [warningText({ kind: "prompt-start" }, resolved.locale)];
+      return { ...start, prompt, note, warnings: [...warnings, ...(start.warnings ?? [])] };
     }
     const started = performance.now();
     const format = rest.format ?? resolved.format;
@@ -1021,7 +1035,30 @@ function toResult(
     fetchedAt: page.fetchedAt,
     timings: { totalMs: Math.round(ms * 100) / 100 },
   };
+  const warnings = pageWarnings(
+    page,
+    focused && call.query
+      ? { query: call.query.trim(), matched: focused.chunks.matched }
+      : undefined,
+  );
+  if (page.limits?.length) result.truncated = true;
+  if (warnings.length > 0) result.warnings = warnings.map((w) => warningText(w, resolved.locale));
   return result;
+}
+
+/** Why a result of `page` (focused on a query, if given) is thinner than the page. */
+function pageWarnings(
+  page: CachedPage,
+  focus: { query: string; matched: number } | undefined,
+): Warning[] {
+  const warnings = limitWarnings(page.limits);
+  if (page.notRendered) warnings.push({ kind: "not-rendered", reason: page.notRendered });
+  if (page.content.trim() === "") {
+    if (warnings.length === 0) warnings.push({ kind: "empty" });
+  } else if (focus?.matched === 0) {
+    warnings.push({ kind: "no-passage", query: focus.query });
+  }
+  return warnings;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

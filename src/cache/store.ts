@@ -4,7 +4,9 @@
  * `storedAt`, so `maxAge` works the same on every store. A store keeps an entry past its
  * freshness (for `ttlSeconds`, as the caller asks) so that a stale entry can be revalidated.
  */
+
 import type { PageMetadata } from "../extract/metadata.js";
+import type { LimitHit } from "../warnings.js";
 
 /** A cached, fully converted page (before any shaping such as truncation). */
 export interface CachedPage extends PageMetadata {
@@ -24,6 +26,10 @@ export interface CachedPage extends PageMetadata {
   rendered?: boolean;
   /** Requests of the rendered page that the policy refused. */
   blockedRequests?: number;
+  /** Limits the conversion stopped at: the content ends before the page does. */
+  limits?: LimitHit[];
+  /** Why a page that needed a browser was not rendered (`render: "auto"`). */
+  notRendered?: string;
   /** The response's validators, for revalidating a stale entry (If-None-Match, If-Modified-Since). */
   etag?: string;
   lastModified?: string;

@@ -321,6 +321,8 @@ async function fetchCommand(
         if (s.status === "fulfilled") {
           // No model configured: say on stderr that these are passages, not an answer.
           if (s.value.note) io.stderr.write(withNewline(`note: ${s.value.note}`));
+          // Why the content is thinner than the page: on stderr, so stdout stays the content.
+          for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(`warning: ${w}`));
           io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
         } else {
           io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined));

@@ -7,6 +7,7 @@
 
 import { DOMParser } from "linkedom";
 import { WebFetchError } from "../errors.js";
+import type { LimitHit } from "../warnings.js";
 
 /** Options for {@link convertFeed}. */
 export interface ConvertFeedOptions {
@@ -19,6 +20,8 @@ export interface FeedConversion {
   content: string;
   title?: string;
   description?: string;
+  /** Set when the feed had more items than are listed. */
+  limits?: LimitHit[];
 }
 
 /** Minimal view of linkedom's nodes (it ships no DOM types for a Node-only lib config). */
@@ -209,6 +212,7 @@ export function convertFeed(xml: string, options: ConvertFeedOptions = {}): Feed
     content: blocks.join("\n\n"),
     ...(title ? { title } : {}),
     ...(description ? { description } : {}),
+    ...(entries.length > MAX_ITEMS ? { limits: [{ limit: "feed-items", max: MAX_ITEMS }] } : {}),
   };
 }
 

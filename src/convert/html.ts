@@ -11,11 +11,12 @@ import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
 import { classifyPage } from "../extract/page-type.js";
-import { parseDocument } from "../extract/parse.js";
+import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toMarkdown } from "../markdown/serialize.js";
 import { toText } from "../markdown/text.js";
+import type { LimitHit } from "../warnings.js";
 
 /** Options of convertHtml(). */
 export interface ConvertHtmlOptions {
@@ -37,6 +38,8 @@ export interface ConvertHtmlOptions {
 /** A converted page: its content and the metadata the page states (unknown fields omitted). */
 export interface ConvertedDocument extends PageMetadata {
   content: string;
+  /** Limits the conversion stopped at: when present, the content ends before the page does. */
+  limits?: LimitHit[];
 }
 
 /**
@@ -58,7 +61,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     throw new TypeError(`convertHtml: unknown extract mode ${JSON.stringify(extract)}`);
   }
 
-  const document = parseDocument(html);
+  const { document, cut } = parseBounded(html);
   const baseUrl = documentBaseUrl(document, url);
   const raw = gatherMetadata(document);
   const metadata = extractMetadata(document, baseUrl, raw);
@@ -76,7 +79,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     const renderOptions = baseUrl === undefined ? {} : { baseUrl };
     content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
   }
-  return { content, ...metadata };
+  return { content, ...metadata, ...(cut ? { limits: [cut] } : {}) };
 }
 
 /** The `<body>` of a normalized document. */

@@ -10,6 +10,7 @@ import type { getDocumentProxy } from "unpdf";
 import { WebFetchError } from "../errors.js";
 import { normalizeDate } from "../extract/date.js";
 import type { PageMetadata } from "../extract/metadata.js";
+import type { LimitHit } from "../warnings.js";
 
 /** Pages read at most; a longer document is cut, and its content says so. */
 export const MAX_PDF_PAGES = 500;
@@ -30,6 +31,8 @@ export interface ConvertedPdf extends PageMetadata {
   content: string;
   /** Pages in the document (all of them, also when only the first MAX_PDF_PAGES were read). */
   pages: number;
+  /** Limits reading stopped at: when present, the content ends before the document does. */
+  limits?: LimitHit[];
 }
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -190,7 +193,15 @@ export async function convertPdf(
       notes.push("[This PDF has no text layer; its pages may be scanned images.]");
     }
     const content = [render(toBlocks(lines), format), ...notes].filter(Boolean).join("\n\n");
-    return { content, ...metadata, pages: doc.numPages };
+    const limits: LimitHit[] = [];
+    if (read < doc.numPages) {
+      limits.push(
+        read < MAX_PDF_PAGES
+          ? { limit: "pdf-chars", max: MAX_PDF_CHARS }
+          : { limit: "pdf-pages", max: MAX_PDF_PAGES },
+      );
+    }
+    return { content, ...metadata, pages: doc.numPages, ...(limits.length > 0 ? { limits } : {}) };
   } finally {
     await doc.destroy().catch(() => undefined);
   }

@@ -8,6 +8,7 @@
  * exist.
  */
 
+import type { LimitHit } from "../warnings.js";
 import {
   type DomDocument,
   type DomElement,
@@ -117,10 +118,28 @@ const TAG_NAME_END = /[\s/>]/;
  * document.documentElement; // <html><head></head><body><p>Hello</p></body></html>
  */
 export function parseDocument(html: string): DomDocument {
-  const { html: limited } = limitNesting(capLength(html));
+  return parseBounded(html).document;
+}
+
+/** A parsed document, and the limit that cut its input, if one did. */
+export interface BoundedDocument {
+  document: DomDocument;
+  cut?: LimitHit;
+}
+
+/**
+ * parseDocument, telling whether the input was cut (at MAX_HTML_LENGTH characters or
+ * MAX_NODES tags), so the caller can say the content ends early.
+ */
+export function parseBounded(html: string): BoundedDocument {
+  const capped = capLength(html);
+  const { html: limited, truncated } = limitNesting(capped);
   const document = buildTree(limited);
   normalizeStructure(document);
-  return document;
+  if (capped.length < html.length) {
+    return { document, cut: { limit: "html-length", max: MAX_HTML_LENGTH } };
+  }
+  return truncated ? { document, cut: { limit: "html-elements", max: MAX_NODES } } : { document };
 }
 
 /** Cuts input to MAX_HTML_LENGTH without splitting a surrogate pair. */

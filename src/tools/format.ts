@@ -38,21 +38,33 @@ export function contentText(result: FetchResult, env: TextEnv): string {
   return `${body}\n\n${continuation}`;
 }
 
-/** Title, final URL (and saved file), then the content. */
+/**
+ * Title, final URL (and saved file), the note and warnings (why the content is thinner than the
+ * page, so a model never reads a short or empty text as the whole page), then the content.
+ */
 export function pageText(result: FetchResult, env: TextEnv): string {
   const { labels } = env.texts;
   const header = [
     ...(result.title ? [`${labels.title}: ${result.title}`] : []),
     `${labels.url}: ${result.finalUrl}`,
     ...(result.savedPath ? [`${labels.savedPath}: ${result.savedPath}`] : []),
+    ...(result.note ? [result.note] : []),
+    ...warningLines(result, env),
   ];
   return `${header.join("\n")}\n\n${contentText(result, env)}`;
+}
+
+/** One `Warning: …` line per warning of the result. */
+export function warningLines(result: FetchResult, env: TextEnv): string[] {
+  return (result.warnings ?? []).map((w) => `${env.texts.labels.warning}: ${w}`);
 }
 
 /** Seed 002 §3.4: one section per URL, `---` between them, then the failed URLs. */
 export function extractText(result: ExtractResult, env: TextEnv): string {
   const t = env.texts.extract;
-  const sections = result.results.map((r) => `${t.item(r.url)}\n${contentText(r, env)}`);
+  const sections = result.results.map((r) =>
+    [t.item(r.url), ...warningLines(r, env), contentText(r, env)].join("\n"),
+  );
   const failed = result.failed.map((f) =>
     t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),
   );

@@ -36,6 +36,7 @@ export const fetchResultSchema = z.looseObject({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
   inputTruncated: z.boolean().optional(),
   note: text(),
+  warnings: z.array(z.string()).optional(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),

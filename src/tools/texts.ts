@@ -35,7 +35,7 @@ export interface ToolTexts {
 }
 
 export interface Texts {
-  labels: { title: string; url: string; savedPath: string; errorType: string };
+  labels: { title: string; url: string; savedPath: string; errorType: string; warning: string };
   continuation(c: Continuation): string;
   /** A call, through an adapter, of a tool that is not registered. */
   unknownTool(name: string): string;
@@ -113,7 +113,13 @@ function refTools(c: Continuation): string | undefined {
 }
 
 const en: Texts = {
-  labels: { title: "Title", url: "URL", savedPath: "Saved to", errorType: "Error type" },
+  labels: {
+    title: "Title",
+    url: "URL",
+    savedPath: "Saved to",
+    errorType: "Error type",
+    warning: "Warning",
+  },
   continuation(c) {
     const tools = refTools(c);
     const byId = tools ? `, or use ${tools} with id "${c.id}"` : "";
@@ -261,7 +267,13 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
 };
 
 const ja: Texts = {
-  labels: { title: "タイトル", url: "URL", savedPath: "保存先", errorType: "エラータイプ" },
+  labels: {
+    title: "タイトル",
+    url: "URL",
+    savedPath: "保存先",
+    errorType: "エラータイプ",
+    warning: "警告",
+  },
   continuation(c) {
     const tools = refTools(c);
     const byId = tools

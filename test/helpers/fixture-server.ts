@@ -233,6 +233,35 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       send(res, 200, "text/html", "<html><body><p>plain body</p></body></html>", {
         "content-encoding": url.searchParams.get("coding") ?? "identity",
       }),
+    "/app-shell": (_req, res) =>
+      // A page whose text exists only after its script runs.
+      send(
+        res,
+        200,
+        "text/html",
+        '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+      ),
+    "/empty-page": (_req, res) =>
+      send(res, 200, "text/html", "<!doctype html><html><head></head><body></body></html>"),
+    "/many-items": (_req, res, url) => {
+      const n = Number(url.searchParams.get("n") ?? 300_000);
+      const items = Array.from({ length: n }, (_, i) => `<li>${i + 1}</li>`).join("");
+      send(res, 200, "text/html", `<html><body><main><ul>${items}</ul></main></body></html>`);
+    },
+    "/big-feed": (_req, res, url) => {
+      const n = Number(url.searchParams.get("n") ?? 250);
+      const items = Array.from(
+        { length: n },
+        (_, i) =>
+          `<item><title>Item ${i + 1}</title><link>https://feed.example/${i + 1}</link></item>`,
+      ).join("");
+      send(
+        res,
+        200,
+        "application/rss+xml",
+        `<?xml version="1.0"?><rss version="2.0"><channel><title>Big feed</title>${items}</channel></rss>`,
+      );
+    },
     "/gzip-bomb": (_req, res) =>
       send(res, 200, "text/html", bombBytes("gzip"), { "content-encoding": "gzip" }),
     "/br-bomb": (_req, res) =>

@@ -1,0 +1,76 @@
+/**
+ * Why a result is thinner than the page: every limit a conversion hit, a page that needed a
+ * browser it did not get, a prompt or query that matched nothing. Stages record these as data;
+ * the result names them in the caller's language, so no content is ever cut or left empty
+ * without a word.
+ */
+import type { Locale } from "./options.js";
+
+/** A limit a conversion stopped at: what was cut, and the limit. */
+export interface LimitHit {
+  limit: "html-length" | "html-elements" | "feed-items" | "pdf-pages" | "pdf-chars";
+  max: number;
+}
+
+/** One reason a result is thinner than the page, as data (kept with a cached page). */
+export type Warning =
+  | ({ kind: "cut" } & LimitHit)
+  | { kind: "not-rendered"; reason: string }
+  | { kind: "no-passage"; query: string }
+  | { kind: "prompt-start" }
+  | { kind: "empty" };
+
+const count = (n: number, locale: Locale) => n.toLocaleString(locale === "ja" ? "ja-JP" : "en-US");
+
+const EN: Record<LimitHit["limit"], (max: string) => string> = {
+  "html-length": (max) =>
+    `The page's HTML is longer than ${max} characters; only the first ${max} were read, so the content ends early`,
+  "html-elements": (max) =>
+    `The page has more than ${max} elements; only the first ${max} were read, so the content ends early`,
+  "feed-items": (max) => `The feed has more than ${max} items; only the first ${max} are listed`,
+  "pdf-pages": (max) => `The PDF has more than ${max} pages; only the first ${max} were read`,
+  "pdf-chars": (max) =>
+    `The PDF's text is longer than ${max} characters; reading stopped there, so the content ends early`,
+};
+
+const JA: Record<LimitHit["limit"], (max: string) => string> = {
+  "html-length": (max) =>
+    `ページの HTML が ${max} 文字を超えるため、先頭の ${max} 文字だけを読みました。内容は途中で終わっています`,
+  "html-elements": (max) =>
+    `ページの要素が ${max} 個を超えるため、先頭の ${max} 個だけを読みました。内容は途中で終わっています`,
+  "feed-items": (max) =>
+    `フィードの項目が ${max} 件を超えるため、先頭の ${max} 件だけを表示しています`,
+  "pdf-pages": (max) => `PDF が ${max} ページを超えるため、先頭の ${max} ページだけを読みました`,
+  "pdf-chars": (max) =>
+    `PDF のテキストが ${max} 文字を超えるため、そこで読むのをやめました。内容は途中で終わっています`,
+};
+
+/** The warning as a sentence in `locale`. */
+export function warningText(warning: Warning, locale: Locale): string {
+  const ja = locale === "ja";
+  switch (warning.kind) {
+    case "cut":
+      return (ja ? JA : EN)[warning.limit](count(warning.max, locale));
+    case "not-rendered":
+      return ja
+        ? `このページは JavaScript で表示されるようですが、ブラウザで表示できませんでした（${warning.reason}）。スクリプトを実行しない HTML の内容を返しています。Chromium をインストールするか（apt-get install chromium）、fetch.browser_path を設定してください`
+        : `The page seems to need JavaScript, but it could not be rendered (${warning.reason}); this is what its HTML holds without scripts. Install Chromium (apt-get install chromium) or set fetch.browser_path`;
+    case "no-passage":
+      return ja
+        ? `ページのどの部分もクエリ「${warning.query}」に一致しませんでした。query なしで取得するとページ全体を読めます`
+        : `No passage of the page matches the query "${warning.query}"; fetch without query to read the page`;
+    case "prompt-start":
+      return ja
+        ? "プロンプトに一致する部分がなかったため、ページの先頭を返しています"
+        : "No passage matched the prompt; returning the start of the page";
+    case "empty":
+      return ja
+        ? "ページに抽出できるテキストがありませんでした"
+        : "The page has no text that could be extracted";
+  }
+}
+
+/** The limits hit as warnings. */
+export function limitWarnings(limits: readonly LimitHit[] | undefined): Warning[] {
+  return (limits ?? []).map((hit) => ({ kind: "cut", ...hit }));
+}
