@@ -132,6 +132,22 @@ describe("webfetch mcp (stdio)", () => {
     expect(grep.structuredContent).toMatchObject({ id, matchCount: 1 });
   });
 
+  it("calls a malformed page id unknown in web_read and web_grep (INVALID_INPUT, not a URL error)", async () => {
+    for (const id of ["abc", "../x", "p_XYZ"]) {
+      for (const [name, args] of [
+        ["web_read", { id }],
+        ["web_grep", { id, pattern: "x" }],
+      ] as const) {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        expect(result._meta).toMatchObject({ "webfetch/error": { code: "INVALID_INPUT" } });
+        expect((result.content[0] as { text: string }).text).toBe(
+          `Unknown page id ${JSON.stringify(id)}: fetch the page again and use the id of that result\nError type: INVALID_INPUT`,
+        );
+      }
+    }
+  });
+
   it("extracts several URLs, failures listed", async () => {
     const result = (await client.callTool({
       name: "web_extract",
