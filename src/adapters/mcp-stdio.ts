@@ -210,7 +210,12 @@ class StdioTransport implements Transport {
       );
       return;
     }
-    this.onmessage?.(parsed.data);
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (error) {
+      // A handler that throws loses its own message only, never the lines after it.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** Answers a line that could not be served, and tells the host why. */

@@ -23,6 +23,10 @@ async function transport(maxLineBytes = 200) {
   return {
     messages,
     errors,
+    /** Replaces the message handler. */
+    onmessage(handler: (m: JSONRPCMessage) => void) {
+      t.onmessage = handler;
+    },
     /** Writes raw bytes, in the pieces given, and lets the stream deliver them. */
     async write(...pieces: string[]) {
       for (const piece of pieces) {
@@ -75,6 +79,18 @@ describe("stdio transport", () => {
     ]);
     expect(t.messages).toEqual([{ jsonrpc: "2.0", id: 8, method: "tools/list" }]);
     expect(t.errors[0]).toMatch(/over the limit of 200 bytes .*id 7/);
+  });
+
+  it("reports a handler that throws and hands on the next line", async () => {
+    const t = await transport();
+    const seen: unknown[] = [];
+    t.onmessage((m) => {
+      seen.push((m as { id: number }).id);
+      if (seen.length === 1) throw new Error("handler broke");
+    });
+    await t.write(`${list(1)}\n${list(2)}\n`);
+    expect(seen).toEqual([1, 2]);
+    expect(t.errors).toEqual(["handler broke"]);
   });
 
   it("answers bad JSON and bad requests, but not a malformed response", async () => {
