@@ -437,6 +437,8 @@ export const LIMITS = {
   extractMaxUrls: 20,
   /** Largest window a tool may ask for: a model's context is the real limit. */
   toolMaxLength: 100_000,
+  /** Longest line `webfetch mcp` reads from stdin, bytes (the MCP SDK's own bound). */
+  mcpMaxLineBytes: 10 * 1024 * 1024,
   /** Longest grep pattern: longer ones are refused before any matching. */
   grepMaxPattern: 500,
   /** Matching lines reported by one grep; the rest are counted, not listed. */

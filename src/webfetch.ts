@@ -18,7 +18,7 @@ import { type ChatModel, loadModel } from "./llm/model.js";
 import { createLogger, type Logger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
 import { Semaphore } from "./net/semaphore.js";
-import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
+import { hasScheme, normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
   type ContextOptions,
   type ExtractOptions,
@@ -37,7 +37,7 @@ import {
   type WebFetchOptions,
 } from "./options.js";
 import { type ExtractResult, extractMany } from "./pages/extract.js";
-import { isPageId, type KeptPage, KeptPages, pageId } from "./pages/kept.js";
+import { isPageId, type KeptPage, KeptPages, pageId, unknownPageId } from "./pages/kept.js";
 import { readSaved, savePage } from "./pages/save.js";
 import { BrowserPool } from "./render/browser.js";
 import { renderPage } from "./render/page.js";
@@ -641,15 +641,12 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     let kept: KeptPage | undefined;
     if (isPageId(ref)) {
       kept = pages.byId(ref);
-      if (!kept) {
-        throw new WebFetchError(
-          "INVALID_INPUT",
-          `Unknown page id ${ref}: fetch the page again and use the id of that result`,
-          { retryable: false },
-        );
-      }
-    } else {
+      if (!kept) throw unknownPageId(ref);
+    } else if (hasScheme(ref)) {
       kept = pages.byUrl(normalizeUrl(parseTargetUrl(ref).url));
+    } else {
+      // Without a scheme it was never a URL: a malformed id is as unknown as a forgotten one.
+      throw unknownPageId(ref);
     }
     if (kept) {
       const entry = cache ? await readCache(cache, kept.key, logger) : undefined;

@@ -1,8 +1,10 @@
 /**
  * The MCP server (`webfetch/mcp`): every enabled tool registered with its input and output
  * schemas and annotations; a result's object goes in `structuredContent`, a failure is an
- * `isError` result whose text names the code. No transport here: `webfetch mcp` connects stdio,
- * the HTTP service connects streamable HTTP to servers from the same factory.
+ * `isError` result whose text names the code. The factory binds no transport: `webfetch mcp`
+ * connects the stdio transport exported here (it answers a malformed or over-long line with an
+ * error instead of going quiet), the HTTP service connects streamable HTTP to servers from the
+ * same factory.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -11,6 +13,8 @@ import { createTools } from "../tools/registry.js";
 import type { ToolLogger, ToolResult } from "../tools/types.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch.js";
+
+export { createStdioTransport, type StdioTransportOptions } from "./mcp-stdio.js";
 
 export interface McpServerOptions extends ToolsOptions {
   /** The instance the tools fetch with (shared by every server made from it). */
@@ -24,7 +28,7 @@ export interface McpServerOptions extends ToolsOptions {
  *
  * @example
  * const server = createMcpServer({ web: createWebFetch() });
- * await server.connect(new StdioServerTransport());
+ * await server.connect(createStdioTransport());
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: "webfetch", title: "webfetch", version: VERSION });

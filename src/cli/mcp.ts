@@ -1,6 +1,7 @@
 /**
  * `webfetch mcp`: the MCP server on stdio. stdout carries nothing but the protocol; every log
- * line goes to stderr. The command returns when the client closes stdin.
+ * line goes to stderr. A line it cannot serve gets an error answer and a warning on stderr, and
+ * the next line is served. The command returns when the client closes stdin.
  */
 import { Readable, Writable } from "node:stream";
 import { createLogger } from "../log.js";
@@ -18,10 +19,7 @@ export async function mcpCommand(
     throw new TypeError("webfetch mcp needs standard input and output streams");
   }
   // Loaded here so every other command starts without the MCP SDK.
-  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-    import("../adapters/mcp.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-  ]);
+  const { createMcpServer, createStdioTransport } = await import("../adapters/mcp.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
   const { options, tools } = cliSetup(flags, io, env, logger);
   const web = createWebFetch(options);
@@ -30,10 +28,12 @@ export async function mcpCommand(
     const closed = new Promise<void>((resolve) => {
       server.server.onclose = resolve;
     });
+    // A line the server could not serve was answered with an error; the operator learns why here.
+    server.server.onerror = (error) => logger.warn({ error: error.message }, "mcp protocol error");
     // The stdio transport does not watch for the end of input: a client that goes away
     // closes stdin, and the server closes with it.
     stdin.once("end", () => void server.close());
-    await server.connect(new StdioServerTransport(stdin, stdout));
+    await server.connect(createStdioTransport({ stdin, stdout }));
     logger.info({ transport: "stdio" }, "mcp server ready");
     await closed;
     return EXIT.ok;

@@ -44,6 +44,11 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Trailing dots of an absolute name (`example.com.`). */
 const TRAILING_DOTS = /\.+$/;
 
+/** True when the text starts with a scheme (`https:`, `ftp:`): it was meant as an absolute URL. */
+export function hasScheme(input: string): boolean {
+  return HAS_SCHEME.test(input.trim());
+}
+
 /**
  * Check a URL against the policy and return its parts for the address guard.
  *

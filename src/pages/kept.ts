@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { CachedPage } from "../cache/store.js";
+import { WebFetchError } from "../errors.js";
 import type { FetchOptions } from "../options.js";
 
 /** The per-call options that made a page's content (and its cache key). */
@@ -28,9 +29,22 @@ export interface KeptPage {
 /** Ids look like `p_` and 12 hex digits; anything else is read as a URL. */
 const ID = /^p_[0-9a-f]{12}$/;
 
+/** Characters of an unknown id repeated in its error: the id may be anything a caller sent. */
+const SHOWN_ID_CHARS = 64;
+
 /** True when `ref` is a page id rather than a URL. */
 export function isPageId(ref: string): boolean {
   return ID.test(ref);
+}
+
+/** The error for an id this instance never gave (or has forgotten), well-formed or not. */
+export function unknownPageId(ref: string): WebFetchError {
+  const shown = ref.length > SHOWN_ID_CHARS ? `${ref.slice(0, SHOWN_ID_CHARS)}…` : ref;
+  return new WebFetchError(
+    "INVALID_INPUT",
+    `Unknown page id ${JSON.stringify(shown)}: fetch the page again and use the id of that result`,
+    { retryable: false },
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /** web_read (SPEC §4, seed 001): a window of a page fetched earlier, by id or URL. */
 import { z } from "zod";
 import { WebFetchError } from "../errors.js";
+import { isPageId, unknownPageId } from "../pages/kept.js";
 import { pageText } from "./format.js";
 import { lengthParam, pageRefParams, startIndexParam } from "./params.js";
 import { fetchResultSchema } from "./schemas.js";
@@ -27,11 +28,15 @@ export const webReadTool = defineTool({
   },
 });
 
-/** The page a read or grep is about: the id when given (it names exact content), else the URL. */
+/**
+ * The page a read or grep is about: the id when given (it names exact content), else the URL.
+ * An id is only ever an id: one this instance never gave is unknown, even if it reads as a URL.
+ */
 export function pageRef(
   input: { url?: string | undefined; id?: string | undefined },
   texts: Texts,
 ) {
+  if (input.id !== undefined && !isPageId(input.id)) throw unknownPageId(input.id);
   const ref = input.id ?? input.url;
   if (ref === undefined) {
     throw new WebFetchError("INVALID_INPUT", texts.readNeedsRef, { retryable: false });

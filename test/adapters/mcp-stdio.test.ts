@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
@@ -132,6 +132,22 @@ describe("webfetch mcp (stdio)", () => {
     expect(grep.structuredContent).toMatchObject({ id, matchCount: 1 });
   });
 
+  it("calls a malformed page id unknown in web_read and web_grep (INVALID_INPUT, not a URL error)", async () => {
+    for (const id of ["abc", "../x", "p_XYZ"]) {
+      for (const [name, args] of [
+        ["web_read", { id }],
+        ["web_grep", { id, pattern: "x" }],
+      ] as const) {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        expect(result._meta).toMatchObject({ "webfetch/error": { code: "INVALID_INPUT" } });
+        expect((result.content[0] as { text: string }).text).toBe(
+          `Unknown page id ${JSON.stringify(id)}: fetch the page again and use the id of that result\nError type: INVALID_INPUT`,
+        );
+      }
+    }
+  });
+
   it("extracts several URLs, failures listed", async () => {
     const result = (await client.callTool({
       name: "web_extract",
@@ -240,4 +256,128 @@ describe("webfetch mcp: stdout", () => {
     expect(JSON.parse(lines[1]!).result.isError).toBe(true);
     expect(stderr).toContain('"execution_time_ms"');
   });
+});
+
+/** A line longer than the 10 MiB `webfetch mcp` reads: a web_fetch whose url is 11 MiB. */
+const HUGE_URL = `http://127.0.0.1/${"a".repeat(11 * 1024 * 1024)}`;
+
+interface Answer {
+  id: string | number | null;
+  result?: { tools?: unknown[] };
+  error?: { code: number; message: string };
+}
+
+/** `webfetch mcp` as a child spoken to line by line, its answers collected as they come. */
+function rawMcp() {
+  const child = spawn(process.execPath, [BIN, "mcp"], {
+    env: { PATH: process.env.PATH ?? "", WEBFETCH_LOG_LEVEL: "warn" },
+    cwd: tmpdir(),
+  });
+  const answers: Answer[] = [];
+  let pending = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) answers.push(JSON.parse(line) as Answer);
+  });
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  // A server that died is reported by answerTo; writing to it must not crash the test run.
+  child.stdin.on("error", () => {});
+  const exited = once(child, "exit");
+  const send = (line: string) => child.stdin.write(`${line}\n`);
+  return {
+    child,
+    answers,
+    stderr: () => stderr,
+    send,
+    /** Initializes the session, as every client does first. */
+    async initialize() {
+      send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "raw", version: "1" },
+          },
+        }),
+      );
+      send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      await this.answerTo(0);
+    },
+    /** Waits for the answer to `id`; fails if the server exits first. */
+    async answerTo(id: string | number): Promise<Answer> {
+      for (;;) {
+        const found = answers.find((a) => a.id === id);
+        if (found) return found;
+        if (child.exitCode !== null) throw new Error(`mcp exited (${child.exitCode}) before ${id}`);
+        await Promise.race([once(child.stdout, "data"), exited]);
+      }
+    },
+    /** Closes stdin and returns the exit status. */
+    async end(): Promise<number | null> {
+      child.stdin.end();
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+}
+
+describe("webfetch mcp: a line it cannot serve", () => {
+  it("answers a line over 10 MiB with Invalid Request to its id (first or last member) and serves the next requests", async () => {
+    const mcp = rawMcp();
+    await mcp.initialize();
+    const args = { name: "web_fetch", arguments: { url: HUGE_URL } };
+    // The MCP SDK's client writes the id last; others write it first.
+    mcp.send(JSON.stringify({ method: "tools/call", params: args, jsonrpc: "2.0", id: 1 }));
+    mcp.send(JSON.stringify({ jsonrpc: "2.0", id: "first", method: "tools/call", params: args }));
+    mcp.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    for (const id of [1, "first"]) {
+      const refused = await mcp.answerTo(id);
+      expect(refused.error?.code).toBe(ErrorCode.InvalidRequest);
+      expect(refused.error?.message).toMatch(
+        /^Invalid Request: the message is \d+ bytes, over the limit of 10485760 bytes/,
+      );
+    }
+    const list = await mcp.answerTo(2);
+    expect(list.result?.tools).toHaveLength(ALL_TOOLS.length);
+    expect(mcp.stderr()).toContain("over the limit of 10485760 bytes");
+    expect(await mcp.end()).toBe(0);
+  }, 120_000);
+
+  it("answers a line that is not JSON with Parse error and one that is not JSON-RPC with Invalid Request, then serves the next request", async () => {
+    const mcp = rawMcp();
+    await mcp.initialize();
+    mcp.send("{not json");
+    mcp.send(JSON.stringify({ id: 5, method: "tools/list" }));
+    mcp.send("");
+    mcp.send(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/list" }));
+    const list = await mcp.answerTo(6);
+    expect(list.result?.tools).toHaveLength(ALL_TOOLS.length);
+    // The lines before were answered before it, in the order they came.
+    const noVersion = mcp.answers.find((a) => a.id === 5);
+    expect(noVersion?.error?.code).toBe(ErrorCode.InvalidRequest);
+    // JSON-RPC answers a request whose id cannot be read with a null id.
+    const unreadable = mcp.answers.filter((a) => a.id === null);
+    expect(unreadable.map((a) => a.error?.code)).toEqual([ErrorCode.ParseError]);
+    expect(mcp.stderr()).toContain("Parse error");
+    expect(await mcp.end()).toBe(0);
+  }, 60_000);
+
+  it("rejects an SDK client's call over 10 MiB with an McpError, and answers the same client after", async () => {
+    const client = await connect([]);
+    const call = client.callTool({ name: "web_fetch", arguments: { url: HUGE_URL } });
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidRequest);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(ALL_TOOLS.length);
+  }, 120_000);
 });

@@ -153,7 +153,9 @@ describe("web_fetch_agent over the OpenAI chat-completions protocol", () => {
     const last = body(servers.model.requests[3]).messages;
     const results = last.filter((m: { role: string }) => m.role === "tool");
     expect(results.at(-2).content).toContain("Long Page");
-    expect(results.at(-1).content).toContain("Error type: INVALID_URL");
+    expect(results.at(-1).content).toBe(
+      'Unknown page id "nope": fetch the page again and use the id of that result\nError type: INVALID_INPUT',
+    );
   });
 
   it("makes the step at the step limit answer without tools", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FetchResult, GrepResult } from "../../src/result.js";
-import { fixtureSuite, testWeb } from "../helpers/web.js";
+import { failure, fixtureSuite, testWeb } from "../helpers/web.js";
 import { toolBox } from "./helpers.js";
 
 const suite = fixtureSuite();
@@ -52,7 +52,49 @@ describe("web_read tool", () => {
     );
     const unknown = await tool.call({ id: "p_000000000000" });
     expect(unknown.isError).toBe(true);
-    expect(unknown.text).toContain("Unknown page id p_000000000000");
+    expect(unknown.text).toContain('Unknown page id "p_000000000000"');
+  });
+});
+
+describe("a malformed page id", () => {
+  /** Ids that no fetch gives: read as ids, never as URLs. */
+  const MALFORMED = ["abc", "../x", "p_XYZ", "P_000000000000", "http://fixture.test/long", "a\nb"];
+
+  it("is an unknown id (INVALID_INPUT) to web_read and web_grep, never an URL error", async () => {
+    const box = toolBox(suite.t.web);
+    for (const id of MALFORMED) {
+      for (const r of [
+        await box.tool("web_read").call({ id }),
+        await box.tool("web_grep").call({ id, pattern: "x" }),
+      ]) {
+        expect(r.isError).toBe(true);
+        expect(r.structured).toMatchObject({ error: { code: "INVALID_INPUT" } });
+        expect(r.text).toContain(
+          `Unknown page id ${JSON.stringify(id)}: fetch the page again and use the id`,
+        );
+      }
+    }
+    // The schema bounds an id's length: still bad input, not a URL.
+    for (const id of ["", "x".repeat(65), "x".repeat(100_000)]) {
+      const r = await box.tool("web_read").call({ id });
+      expect(r.structured).toMatchObject({ error: { code: "INVALID_INPUT" } });
+      expect(r.text).toMatch(/^id: /);
+    }
+  });
+
+  it("is an unknown id to web.read and web.grep; a ref with a scheme is still a URL", async () => {
+    const web = suite.t.web;
+    for (const ref of ["abc", "../x", "", "p_XYZ", "x".repeat(100_000)]) {
+      for (const call of [() => web.read(ref), () => web.grep(ref, "x")]) {
+        const error = await failure(call());
+        expect(error.code).toBe("INVALID_INPUT");
+        expect(error.message).toMatch(/^Unknown page id ".*": fetch the page again/);
+        // An id of any length is shown short.
+        expect(error.message.length).toBeLessThan(200);
+      }
+    }
+    const error = await failure(web.read("ftp://fixture.test/x"));
+    expect(error.code).toBe("INVALID_URL");
   });
 });
 
