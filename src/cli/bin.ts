@@ -2,10 +2,22 @@
 /** The `webfetch` executable: process glue around run(). */
 import { run } from "./run.js";
 
+let settled = false;
+// Node exits when nothing keeps its event loop alive, even with run() still pending (status 13,
+// no output). No known path does that any more; if one ever does, say so instead of going quiet.
+process.on("exit", (code) => {
+  if (settled) return;
+  process.stderr.write(
+    "webfetch: INTERNAL_ERROR: the command stopped before it finished (nothing was left to wait on)\n",
+  );
+  if (code === 0 || code === 13) process.exitCode = 1;
+});
+
 const status = await run(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
   env: process.env,
 });
+settled = true;
 process.exitCode = status;
