@@ -195,7 +195,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     key: string,
     stale: CachedPage | undefined,
   ): Promise<CachedPage> {
-    const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
+    // A fetch through the endpoint has the endpoint's own default deadline, not a direct fetch's.
+    const remote = call.via !== "tavily" ? resolved.endpoint : undefined;
+    const deadline = new Deadline(call.timeout ?? remote?.timeout ?? resolved.timeout, call.signal);
     const release = await deadline.slot((signal) => limit.acquire(signal));
     try {
       if (call.via === "tavily") return await loadTavily(target, call, key, deadline);
