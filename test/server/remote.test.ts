@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory.js";
 import { optionsFromConfig, parseConfig } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
@@ -320,6 +321,21 @@ describe("the Crawl4AI endpoint client's settings: deadline, filter, failure mes
     // The whole page is raw whatever the filter.
     await configured.web.fetch("https://example.com/whole", { extract: "full" });
     expect(stub.bodies.at(-1)).toMatchObject({ url: "https://example.com/whole", f: "raw" });
+  });
+
+  it("keeps pages asked with one filter apart from another's in a shared cache", async () => {
+    answers();
+    const cache = new MemoryStore({ maxBytes: 1024 * 1024 });
+    const bm25 = client({ ...fromFile({ filter: "bm25" }), cache });
+    const llm = client({ endpoint: stub.url, cache });
+    await bm25.web.fetch("https://example.com/shared-cache");
+    const sent = stub.bodies.length;
+    expect((await llm.web.fetch("https://example.com/shared-cache")).cached).toBe(false);
+    expect(stub.bodies.length).toBe(sent + 1);
+    expect(stub.bodies.at(-1)).toMatchObject({ f: "llm" });
+    // The same settings share the entry.
+    const again = client({ endpoint: stub.url, cache });
+    expect((await again.web.fetch("https://example.com/shared-cache")).cached).toBe(true);
   });
 
   /** The web_fetch tool of a client at the stub, in `locale`. */
