@@ -22,6 +22,7 @@ export type { Logger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
   ContextOptions,
+  EndpointFilter,
   EndpointKind,
   ExtractMode,
   ExtractOptions,

@@ -20,6 +20,9 @@ export type NetworkMode = "enabled" | "none";
 export type Locale = "en" | "ja";
 /** What speaks at a remote `endpoint`: a webfetch service, or any Crawl4AI-compatible `/md`. */
 export type EndpointKind = "webfetch" | "crawl4ai";
+/** The Crawl4AI `/md` filters (`f`): the whole page, main content, chunks matching `q`, a model's pick. */
+export const ENDPOINT_FILTERS = ["raw", "fit", "bm25", "llm"] as const;
+export type EndpointFilter = (typeof ENDPOINT_FILTERS)[number];
 export type SearchDepth = "basic" | "advanced";
 export type TimeRange = "day" | "week" | "month" | "year";
 /** Model providers of SPEC §5: one provider layer, on the AI SDK. */
@@ -51,7 +54,7 @@ export interface FetchOptions {
   maxLength?: number;
   /** Character offset in the full converted content to start from. @default 0 */
   startIndex?: number;
-  /** Total deadline in milliseconds: DNS, connect, robots.txt, every redirect and the body. @default 30000 */
+  /** Total deadline in milliseconds: DNS, connect, robots.txt, every redirect and the body. @default the instance's timeout, or `endpointTimeout` in remote mode */
   timeout?: number;
   /** Accept a cached copy up to this many seconds old; 0 always fetches fresh. @default cache TTL */
   maxAge?: number;
@@ -243,7 +246,7 @@ export interface GrepOptions {
 export interface WebFetchOptions {
   /** User-Agent header; robots.txt is matched on its product token. @default "webfetch/<version> (+https://github.com/webfetch/webfetch)" */
   userAgent?: string;
-  /** Default total deadline per fetch, milliseconds. @default 30000 */
+  /** Default total deadline per fetch, milliseconds (remote mode uses `endpointTimeout`). @default 30000 */
   timeout?: number;
   /** Cap on the decoded (decompressed) body, bytes. @default 10485760 (10 MiB) */
   maxBytes?: number;
@@ -329,6 +332,19 @@ export interface WebFetchOptions {
   endpointKind?: EndpointKind;
   /** Bearer token for `endpoint` (a service run with WEBFETCH_API_TOKEN). @default undefined */
   endpointToken?: string;
+  /**
+   * Default total deadline of a fetch through `endpoint`, ms: the service fetches, converts and
+   * may run a model, so it gets longer than a direct fetch. A call's `timeout` overrides it.
+   * Config `tools.web_fetch.timeout_seconds`. @default 60000
+   */
+  endpointTimeout?: number;
+  /**
+   * The `/md` filter (`f`) a `crawl4ai` endpoint is asked for: `raw`, `fit`, `bm25` or `llm`
+   * (`q` is sent as null, so `bm25` and `llm` keep the main content unless the server has an
+   * instruction of its own). A call with `extract: "full"` always asks for `raw`.
+   * Config `tools.web_fetch.filter`. @default "llm"
+   */
+  endpointFilter?: EndpointFilter;
   /** Search providers for `search()` and `context()`. @default from the environment (SPEC §5) */
   search?: SearchSettings;
   /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
@@ -367,7 +383,13 @@ export interface ResolvedOptions {
   /** The configured model, when there is one. */
   llm?: ResolvedLlm;
   /** Remote mode's fetch service, when there is one. */
-  endpoint?: { url: string; kind: EndpointKind; token?: string };
+  endpoint?: {
+    url: string;
+    kind: EndpointKind;
+    token?: string;
+    timeout: number;
+    filter: EndpointFilter;
+  };
 }
 
 /** Every default, in one place. */
@@ -398,9 +420,18 @@ export const DEFAULTS = {
   retries: 2,
 } as const satisfies Omit<ResolvedOptions, "productToken">;
 
-/** Remote mode's default protocol: seed 000's Crawl4AI `/md`, which every such server speaks. */
-export const ENDPOINT_DEFAULTS = { kind: "crawl4ai" } as const satisfies {
+/**
+ * Remote mode's defaults: Crawl4AI's `/md`, which every such server speaks, asked for its `llm`
+ * filter, with a deadline of 60 s (the service's own fetch, conversion and model come first).
+ */
+export const ENDPOINT_DEFAULTS = {
+  kind: "crawl4ai",
+  timeout: 60_000,
+  filter: "llm",
+} as const satisfies {
   kind: EndpointKind;
+  timeout: number;
+  filter: EndpointFilter;
 };
 
 /** Defaults of search and context. */
@@ -514,7 +545,7 @@ export interface ToolOptions {
   enabled?: boolean;
   /** Its name, before the prefix. @default the canonical name */
   name?: string;
-  /** Total deadline of the fetches this tool makes, ms. @default the instance's timeout */
+  /** Total deadline of the fetches this tool makes, ms. @default the instance's timeout (`endpointTimeout` in remote mode) */
   timeout?: number;
   /** Characters of content the tool returns when the model asks for no length. @default the instance's maxLength */
   maxLength?: number;
@@ -634,6 +665,12 @@ function resolveEndpoint(options: WebFetchOptions): NonNullable<ResolvedOptions[
     url: raw.replace(/\/+$/, ""),
     kind,
     ...(options.endpointToken ? { token: options.endpointToken } : {}),
+    timeout: positiveInt("endpointTimeout", options.endpointTimeout ?? ENDPOINT_DEFAULTS.timeout),
+    filter: oneOf(
+      "endpointFilter",
+      options.endpointFilter ?? ENDPOINT_DEFAULTS.filter,
+      ENDPOINT_FILTERS,
+    ),
   };
 }
 

@@ -199,7 +199,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     key: string,
     stale: CachedPage | undefined,
   ): Promise<CachedPage> {
-    const deadline = new Deadline(call.timeout ?? resolved.timeout, call.signal);
+    // A fetch through the endpoint has the endpoint's own default deadline, not a direct fetch's.
+    const remote = call.via !== "tavily" ? resolved.endpoint : undefined;
+    const deadline = new Deadline(call.timeout ?? remote?.timeout ?? resolved.timeout, call.signal);
     const release = await deadline.slot((signal) => limit.acquire(signal));
     try {
       if (call.via === "tavily") return await loadTavily(target, call, key, deadline);
@@ -448,7 +450,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     fetcher.checkTarget(target);
     const format = call.format ?? resolved.format;
     const extract = call.extract ?? resolved.extract;
-    const key = cacheKey(normalizeUrl(target.url), format, extract, call);
+    const key = cacheKey(normalizeUrl(target.url), format, extract, call, resolved.endpoint);
     let stale: CachedPage | undefined;
     if (cache && call.cache !== false) {
       const entry = await readCache(cache, key, logger);
@@ -838,14 +840,22 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 }
 
 /** Every option that changes the converted content is part of the key. */
-function cacheKey(url: string, format: string, extract: string, call: FetchOptions): string {
+function cacheKey(
+  url: string,
+  format: string,
+  extract: string,
+  call: FetchOptions,
+  endpoint: ResolvedOptions["endpoint"],
+): string {
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
   // A page fetched while ignoring robots.txt is not served to a caller who respects it.
   const robots = call.robots === "ignore" ? "ignore" : "";
   // Rendering changes what a page yields; the default mode keeps the plain key.
   const render = call.render && call.render !== "auto" ? call.render : "";
-  // Tavily's extraction of a page is not ours: each has its own entry.
-  const via = call.via === "tavily" ? "tavily" : "";
+  // Tavily's extraction of a page is not ours, nor an endpoint's (whose `/md` filter shapes it):
+  // each has its own entry in a store that other instances may share.
+  const remote = endpoint?.kind === "crawl4ai" ? `crawl4ai:${endpoint.filter}` : endpoint?.kind;
+  const via = call.via === "tavily" ? "tavily" : (remote ?? "");
   return `v1|${format}|${extract}|${robots}|${headers}|${via}|${render}|${url}`;
 }
 

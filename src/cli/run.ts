@@ -139,7 +139,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .option("--query <q>", "keep only the passages relevant to this query")
     .option("--prompt <p>", "answer this prompt about the page with a model")
-    .option("--timeout <s>", "total deadline in seconds (default 30)", seconds)
+    .option(
+      "--timeout <s>",
+      "total deadline in seconds (default 30; 60 through an endpoint)",
+      seconds,
+    )
     .option("--no-cache", "fetch fresh, ignoring cached copies")
     .option(
       "--max-age <s>",
@@ -169,7 +173,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--full", "the whole page, not only the main content")
     .option("--max-length <n>", "characters of content per URL (default 20000)", integer(1))
     .option("--query <q>", "keep only the passages relevant to this query")
-    .option("--timeout <s>", "total deadline per URL in seconds (default 30)", seconds)
+    .option(
+      "--timeout <s>",
+      "total deadline per URL in seconds (default 30; 60 through an endpoint)",
+      seconds,
+    )
     .option("--no-cache", "fetch fresh, ignoring cached copies")
     .option("--ignore-robots", "do not obey robots.txt for this call")
     .action(action<ExtractFlags>((flags, urls) => extractCommand(urls, flags, io, env)));

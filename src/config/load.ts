@@ -128,9 +128,13 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
     out.endpoint = remote.api_endpoint;
     if (remote.api_endpoint_kind) out.endpointKind = remote.api_endpoint_kind;
     if (remote.api_token) out.endpointToken = remote.api_token;
-  } else if (remote.api_endpoint_kind || remote.api_token) {
+    if (remote.filter) out.endpointFilter = remote.filter;
+    // Seed 000's timeout is the endpoint's: every surface's fetches through it get it.
+    if (remote.timeout_seconds !== undefined)
+      out.endpointTimeout = Math.round(remote.timeout_seconds * 1000);
+  } else if (remote.api_endpoint_kind || remote.api_token || remote.filter) {
     throw configError(
-      "tools.web_fetch.api_endpoint is required when api_endpoint_kind or api_token is set",
+      "tools.web_fetch.api_endpoint is required when api_endpoint_kind, api_token or filter is set",
     );
   }
   const llm = llmFromConfig(config.llm ?? {});
@@ -175,9 +179,12 @@ export function toolsOptionsFromConfig(config: WebFetchConfig): ToolsOptions {
     const tool = section[id];
     if (!tool) continue;
     // The endpoint is the instance's (optionsFromConfig): one fetch service for every tool.
-    if (id !== "web_fetch" && (tool.api_endpoint || tool.api_endpoint_kind || tool.api_token)) {
+    if (
+      id !== "web_fetch" &&
+      (tool.api_endpoint || tool.api_endpoint_kind || tool.api_token || tool.filter)
+    ) {
       throw configError(
-        `tools.${id}: api_endpoint, api_endpoint_kind and api_token belong in tools.web_fetch ` +
+        `tools.${id}: api_endpoint, api_endpoint_kind, api_token and filter belong in tools.web_fetch ` +
           "(the endpoint serves every tool's fetches)",
       );
     }

@@ -3,7 +3,7 @@
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
-import { LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../options.js";
+import { ENDPOINT_FILTERS, LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../options.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 
 /**
@@ -31,6 +31,8 @@ const toolSchema = z
     // Remote mode's protocol and the service's token (not seed 000's keys: its server is Crawl4AI).
     api_endpoint_kind: blankIsUnset(z.enum(["webfetch", "crawl4ai"])),
     api_token: blankIsUnset(z.string()),
+    // The `/md` filter a Crawl4AI endpoint is asked for (seed 000 sends `llm`).
+    filter: blankIsUnset(z.enum(ENDPOINT_FILTERS)),
     timeout_seconds: seconds,
     max_content_length: number().pipe(z.number().int().positive()),
   })

@@ -8,7 +8,7 @@
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
 import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
-import type { EndpointKind, ExtractMode, OutputFormat } from "../options.js";
+import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../options.js";
 import { LIMITS } from "../options.js";
 import { bodyDetail, type ProviderResponse, providerFetch } from "../search/http.js";
 import type { Deadline } from "./deadline.js";
@@ -27,6 +27,8 @@ export interface RemoteEndpoint {
   kind: EndpointKind;
   /** Sent as `Authorization: Bearer` (a service with WEBFETCH_API_TOKEN set). */
   token?: string | undefined;
+  /** The `/md` filter asked for when the call wants the main content. */
+  filter: EndpointFilter;
 }
 
 export interface RemoteCall {
@@ -75,8 +77,8 @@ async function viaV1(
       max_length: LIMITS.toolMaxLength,
       ...(window === 0 ? {} : { start_index: content.length }),
     });
-    const body = parseJson<RemoteResult & { error?: { code?: string; message?: string } }>(res);
-    if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body.error);
+    const body = parseJson<RemoteResult & ServiceFailure>(res);
+    if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body);
     first ??= body;
     if (!body.truncated || body.nextStartIndex === undefined) {
       content += body.content;
@@ -104,22 +106,23 @@ async function viaMd(
   call: RemoteCall,
   context: RemoteContext,
 ): Promise<Omit<CachedPage, "url">> {
-  // `c: "0"` fetches fresh: this client's own cache decides about reuse.
+  // `c: "0"` fetches fresh: this client's own cache decides about reuse. The whole page is `raw`,
+  // whatever filter is configured for the main content.
   const res = await sender(endpoint, context)("/md", {
     url,
-    f: call.extract === "full" ? "raw" : "fit",
+    f: call.extract === "full" ? "raw" : endpoint.filter,
     q: null,
     c: "0",
   });
-  const body = parseJson<{
-    url?: string;
-    markdown?: unknown;
-    success?: unknown;
-    error?: { code?: string; message?: string };
-  }>(res);
-  if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body.error);
+  const body = parseJson<{ url?: string; markdown?: unknown; success?: unknown } & ServiceFailure>(
+    res,
+  );
+  const typed = typeof body.error === "object" && body.error !== null;
+  if (res.status < 200 || res.status >= 300 || typed) throw serviceError(res, body);
   if (body.success !== true || typeof body.markdown !== "string") {
-    throw new WebFetchError("HTTP_ERROR", `The fetch endpoint could not fetch ${url}`, {
+    const reason =
+      typeof body.error === "string" && body.error ? `: ${bodyDetail(body.error)}` : "";
+    throw new WebFetchError("HTTP_ERROR", `The fetch endpoint could not fetch ${url}${reason}`, {
       retryable: false,
       url,
     });
@@ -191,19 +194,30 @@ function parseJson<T>(res: ProviderResponse): T {
   );
 }
 
-/** A service's `{error: {code, message}}` keeps its code; a bare failure status is HTTP_ERROR. */
-function serviceError(
-  res: ProviderResponse,
-  error: { code?: string; message?: string } | undefined,
-): WebFetchError {
+/**
+ * How a service says it failed: webfetch's `{error: {code, message}}`, Crawl4AI's (FastAPI's)
+ * `{detail: "..."}`, or an `error` string.
+ */
+interface ServiceFailure {
+  error?: { code?: string; message?: string } | string;
+  detail?: unknown;
+}
+
+/**
+ * A service's `{error: {code, message}}` keeps its code; a bare failure status is HTTP_ERROR,
+ * with the reason the service gave, if any.
+ */
+function serviceError(res: ProviderResponse, body: ServiceFailure): WebFetchError {
+  const error = typeof body.error === "object" && body.error ? body.error : undefined;
   const said = typeof error?.code === "string" ? error.code : "";
   const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(said)
     ? (said as ErrorCode)
     : (SERVICE_CODES[said] ?? "HTTP_ERROR");
+  const reason = [body.error, body.detail].find((v): v is string => typeof v === "string" && !!v);
   const message =
     typeof error?.message === "string" && error.message
       ? error.message
-      : `The fetch endpoint answered ${res.status}`;
+      : `The fetch endpoint answered ${res.status}${reason ? `: ${bodyDetail(reason)}` : ""}`;
   return new WebFetchError(code, message, {
     ...(code === "HTTP_ERROR" ? { status: res.status } : {}),
   });

@@ -5,6 +5,10 @@
  * socket is opened to it, so a hostile URL cannot reach loopback, the private network or a cloud
  * metadata service (SPEC §3.1). The policy is the explicit tables below, each range with the RFC
  * that reserves it; ipaddr.js parses and matches, and its own range names are only a backstop.
+ * Every row of the IANA IPv4 and IPv6 Special-Purpose Address Registries is refused, those the
+ * registry calls globally reachable too: an anycast protocol service (PCP, TURN, AMT, AS112) or
+ * an identifier (ORCHIDv2, drone IDs) is not a web host, and only ordinary public unicast is. A
+ * row inside a wider row has its own reason only when it names such a service.
  * Pure: no DNS, no sockets.
  */
 
@@ -53,10 +57,18 @@ const IPV4_BLOCKED: readonly BlockedRange[] = [
   { cidr: "127.0.0.0/8", reason: "a loopback address" }, // RFC 1122 §3.2.1.3
   { cidr: "169.254.0.0/16", reason: "a link-local address" }, // RFC 3927
   { cidr: "172.16.0.0/12", reason: "a private address" }, // RFC 1918
+  { cidr: "192.0.0.9/32", reason: "a Port Control Protocol anycast address" }, // RFC 7723
+  { cidr: "192.0.0.10/32", reason: "a TURN anycast address" }, // RFC 8155
+  // Also DS-Lite 192.0.0.0/29 (RFC 7335), the dummy 192.0.0.8 (RFC 7600) and NAT64 discovery
+  // 192.0.0.170-171 (RFC 7050): none reachable, all under this row's reason.
   { cidr: "192.0.0.0/24", reason: "an IETF protocol assignment address" }, // RFC 6890
   { cidr: "192.0.2.0/24", reason: "a documentation address" }, // RFC 5737 TEST-NET-1
+  { cidr: "192.31.196.0/24", reason: "an AS112 DNS service address" }, // RFC 7535 AS112-v4
+  { cidr: "192.52.193.0/24", reason: "an AMT relay anycast address" }, // RFC 7450
+  // Also the 6a44 relay 192.88.99.2 (RFC 6751), inside the deprecated block.
   { cidr: "192.88.99.0/24", reason: "a 6to4 relay anycast address" }, // RFC 3068, RFC 7526
   { cidr: "192.168.0.0/16", reason: "a private address" }, // RFC 1918
+  { cidr: "192.175.48.0/24", reason: "an AS112 DNS service address" }, // RFC 7534 direct delegation
   { cidr: "198.18.0.0/15", reason: "a benchmarking address" }, // RFC 2544
   { cidr: "198.51.100.0/24", reason: "a documentation address" }, // RFC 5737 TEST-NET-2
   { cidr: "203.0.113.0/24", reason: "a documentation address" }, // RFC 5737 TEST-NET-3
@@ -78,14 +90,23 @@ const IPV6_BLOCKED: readonly BlockedRange[] = [
   { cidr: "64:ff9b::/96", reason: "a NAT64 address" }, // RFC 6052 well-known prefix
   { cidr: "64:ff9b:1::/48", reason: "a NAT64 address" }, // RFC 8215 local-use prefix
   { cidr: "100::/64", reason: "a discard-only address" }, // RFC 6666
+  { cidr: "100:0:0:1::/64", reason: "a dummy address" }, // RFC 9780
   { cidr: "2001::/32", reason: "a Teredo address" }, // RFC 4380
+  { cidr: "2001:1::1/128", reason: "a Port Control Protocol anycast address" }, // RFC 7723
+  { cidr: "2001:1::2/128", reason: "a TURN anycast address" }, // RFC 8155
+  { cidr: "2001:1::3/128", reason: "a DNS-SD SRP anycast address" }, // RFC 9665
   { cidr: "2001:2::/48", reason: "a benchmarking address" }, // RFC 5180
+  { cidr: "2001:3::/32", reason: "an AMT relay anycast address" }, // RFC 7450
+  { cidr: "2001:4:112::/48", reason: "an AS112 DNS service address" }, // RFC 7535 AS112-v6
   { cidr: "2001:10::/28", reason: "an ORCHID address" }, // RFC 4843 (deprecated)
   { cidr: "2001:20::/28", reason: "an ORCHID address" }, // RFC 7343 ORCHIDv2
+  { cidr: "2001:30::/28", reason: "a drone remote ID address" }, // RFC 9374 DETs
   { cidr: "2001::/23", reason: "an IETF protocol assignment address" }, // RFC 2928
   { cidr: "2001:db8::/32", reason: "a documentation address" }, // RFC 3849
   { cidr: "2002::/16", reason: "a 6to4 address" }, // RFC 3056
+  { cidr: "2620:4f:8000::/48", reason: "an AS112 DNS service address" }, // RFC 7534 direct delegation
   { cidr: "3fff::/20", reason: "a documentation address" }, // RFC 9637
+  { cidr: "5f00::/16", reason: "a segment routing address" }, // RFC 9602 SRv6 SIDs
   { cidr: "fc00::/7", reason: "a private address" }, // RFC 4193 unique local
   { cidr: "fe80::/10", reason: "a link-local address" }, // RFC 4291 §2.5.6
   { cidr: "fec0::/10", reason: "a site-local address" }, // RFC 3879 (deprecated)
@@ -100,10 +121,10 @@ const NOT_GLOBAL_UNICAST = "not a global unicast address";
 const SCOPED = "a scoped IPv6 address";
 
 /**
- * ipaddr.js range names that are public and reachable; any other name the library reports for an
- * address our tables let through is refused as reserved (a backstop for newer registry entries).
+ * The ipaddr.js range name of ordinary public addresses; any other name the library reports for
+ * an address our tables let through is refused as reserved (a backstop for newer registry entries).
  */
-const LIBRARY_PUBLIC_RANGES: ReadonlySet<string> = new Set(["unicast", "as112", "amt"]);
+const LIBRARY_PUBLIC_RANGE = "unicast";
 
 /** A dotted IPv4 tail inside an IPv6 literal (`::ffff:1.2.3.4`). */
 const IPV6_DOTTED_TAIL = /:([^:]*\.[^:]*)$/;
@@ -184,14 +205,14 @@ function classifyParsed(addr: ipaddr.IPv4 | ipaddr.IPv6): AddressVerdict {
   if (addr.kind() === "ipv4") {
     const v4 = addr as ipaddr.IPv4;
     for (const [range, reason] of ipv4Table) if (v4.match(range)) return refuse(address, reason);
-    if (!LIBRARY_PUBLIC_RANGES.has(v4.range())) return refuse(address, "a reserved address");
+    if (v4.range() !== LIBRARY_PUBLIC_RANGE) return refuse(address, "a reserved address");
     return { allowed: true, address, family: 4 };
   }
 
   const v6 = addr as ipaddr.IPv6;
   for (const [range, reason] of ipv6Table) if (v6.match(range)) return refuse(address, reason);
   if (!v6.match(ipv6GlobalUnicast)) return refuse(address, NOT_GLOBAL_UNICAST);
-  if (!LIBRARY_PUBLIC_RANGES.has(v6.range())) return refuse(address, "a reserved address");
+  if (v6.range() !== LIBRARY_PUBLIC_RANGE) return refuse(address, "a reserved address");
   return { allowed: true, address, family: 6 };
 }
 

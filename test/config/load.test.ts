@@ -112,6 +112,32 @@ describe("configuration: tools section", () => {
     ).toContain("tools.web_fetch.api_endpoint_kind");
   });
 
+  it("reads tools.web_fetch.filter and timeout_seconds as the endpoint's, refusing a bad or stray filter", async () => {
+    const config = parseConfig({
+      tools: {
+        web_fetch: { api_endpoint: "http://127.0.0.1:11235", filter: "bm25", timeout_seconds: 45 },
+      },
+    });
+    expect(optionsFromConfig(config)).toEqual({
+      endpoint: "http://127.0.0.1:11235",
+      endpointFilter: "bm25",
+      endpointTimeout: 45_000,
+    });
+    const web = createWebFetch({ logger: silentLogger, ...optionsFromConfig(config) });
+    expect(web.options.endpoint).toMatchObject({ filter: "bm25", timeout: 45_000 });
+    await web.close();
+    // Without an endpoint, timeout_seconds is only the tool's deadline.
+    const direct = parseConfig({ tools: { web_fetch: { timeout_seconds: 45 } } });
+    expect(optionsFromConfig(direct)).toEqual({});
+    expect(
+      configError(() => parseConfig({ tools: { web_fetch: { filter: "summary" } } })),
+    ).toContain("tools.web_fetch.filter");
+    const orphan = parseConfig({ tools: { web_fetch: { filter: "llm" } } });
+    expect(configError(() => optionsFromConfig(orphan))).toContain("tools.web_fetch.api_endpoint");
+    const elsewhere = parseConfig({ tools: { web_read: { filter: "llm" } } });
+    expect(configError(() => toolsOptionsFromConfig(elsewhere))).toContain("tools.web_read");
+  });
+
   it("accepts sections of the tools still to come", () => {
     const config = parseConfig({ tools: { web_search: { enabled: false }, web_fetch_agent: {} } });
     expect(toolsOptionsFromConfig(config).tools?.web_search).toEqual({ enabled: false });

@@ -50,8 +50,9 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["2001:2::1", "a benchmarking address"],
   ["2001:10::1", "an ORCHID address"],
   ["2001:20::1", "an ORCHID address"],
-  ["2001:30::1", "an IETF protocol assignment address"],
-  ["2001:1::1", "an IETF protocol assignment address"],
+  ["2001:30::1", "a drone remote ID address"],
+  ["2001:1::1", "a Port Control Protocol anycast address"],
+  ["2001:1::4", "an IETF protocol assignment address"],
   ["2001:db8::1", "a documentation address"],
   ["2001:db8:ffff::1", "a documentation address"],
   ["3fff::1", "a documentation address"],
@@ -66,7 +67,8 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["ff02::1", "a multicast address"],
   ["ff0e::1", "a multicast address"],
   ["4000::1", "not a global unicast address"],
-  ["5f00::1", "not a global unicast address"],
+  ["5f00::1", "a segment routing address"],
+  ["5e00::1", "not a global unicast address"],
   ["1::1", "not a global unicast address"],
   ["e000::1", "not a global unicast address"],
 ];
@@ -101,7 +103,6 @@ const PUBLIC: readonly (readonly [string, 4 | 6])[] = [
   ["198.17.255.255", 4],
   ["198.20.0.0", 4],
   ["223.255.255.255", 4],
-  ["192.175.48.1", 4],
   ["2606:4700::1111", 6],
   ["2a00:1450:4001:80b::200e", 6],
   ["2001:4860:4860::8888", 6],
@@ -199,7 +200,7 @@ describe("classifyAddress", () => {
 
   it("refuses every non-unicast range ipaddr.js knows (our tables cover the library)", () => {
     // The library's own view is a cross-check: a range it names that we let through is a gap.
-    const publicInLibrary = new Set(["unicast", "as112", "amt"]);
+    const publicInLibrary = new Set(["unicast"]);
     // SpecialRanges is public at runtime but missing from the library's type declarations.
     type Entry = [ipaddr.IPv4 | ipaddr.IPv6, number] | [ipaddr.IPv4 | ipaddr.IPv6, number][];
     const special = (proto: object): Entry[] =>

@@ -7,6 +7,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory.js";
+import { optionsFromConfig, parseConfig } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
 import { createTools } from "../../src/tools/registry.js";
@@ -176,11 +178,11 @@ describe("seed 000's flow against a Crawl4AI-shaped endpoint, locale ja", () => 
     return tool!;
   }
 
-  it("POSTs {endpoint}/md with {url, f, q: null, c: '0'} and returns the markdown", async () => {
+  it("POSTs {endpoint}/md with {url, f: 'llm', q: null, c: '0'} and returns the markdown", async () => {
     stub.reply = (body, res) =>
       json(res, 200, {
         url: body.url,
-        filter: "fit",
+        filter: "llm",
         query: null,
         cache: "0",
         markdown: "# 見出し\n\n本文",
@@ -192,7 +194,7 @@ describe("seed 000's flow against a Crawl4AI-shaped endpoint, locale ja", () => 
     expect(stub.bodies.at(-1)).toEqual({
       path: "/md",
       url: "https://example.com/page",
-      f: "fit",
+      f: "llm",
       q: null,
       c: "0",
     });
@@ -252,5 +254,121 @@ describe("seed 000's flow against a Crawl4AI-shaped endpoint, locale ja", () => 
     const result = await webFetchTool(300).call({ url: "https://example.com/slow" });
     expect(result.isError).toBe(true);
     expect(result.text).toContain("ページの取得がタイムアウトしました");
+  });
+});
+
+describe("the Crawl4AI endpoint client's settings: deadline, filter, failure messages", () => {
+  let stub: Stub;
+  beforeAll(async () => {
+    stub = await startStub();
+  });
+  afterAll(() => stub.close());
+
+  /** Options from a config file whose tools.web_fetch section is `section`, at the stub. */
+  function fromFile(section: Record<string, unknown>): WebFetchOptions {
+    return optionsFromConfig(
+      parseConfig({ tools: { web_fetch: { api_endpoint: stub.url, ...section } } }),
+    );
+  }
+
+  /** The reply of a Crawl4AI server that fetched the page. */
+  function answers(): void {
+    stub.reply = (body, res) =>
+      json(res, 200, {
+        url: body.url,
+        filter: (body as { f?: string }).f,
+        query: null,
+        cache: "0",
+        markdown: "# Page\n\nText",
+        success: true,
+      });
+  }
+
+  it("defaults the endpoint's deadline to 60 s while a direct fetch keeps 30 s", () => {
+    expect(client({}).web.options).toMatchObject({ timeout: 30_000 });
+    const remote = client({ endpoint: stub.url });
+    expect(remote.web.options.endpoint).toMatchObject({ timeout: 60_000 });
+    expect(remote.web.options.timeout).toBe(30_000);
+    expect(client(fromFile({})).web.options.endpoint).toMatchObject({ timeout: 60_000 });
+    expect(client(fromFile({ timeout_seconds: 90 })).web.options.endpoint).toMatchObject({
+      timeout: 90_000,
+    });
+  });
+
+  it("gives a fetch through the endpoint the endpoint's deadline, not the instance's", async () => {
+    stub.reply = () => {}; // never answers
+    const t = client({ endpoint: stub.url, timeout: 600_000, endpointTimeout: 400 });
+    const error = await failure(t.web.fetch("https://example.com/slow-endpoint"));
+    expect(error.code).toBe("TIMEOUT");
+    expect(error.message).toBe("Request timed out after 0.4s");
+  });
+
+  it("asks for the llm filter by default, and for tools.web_fetch.filter when set (bm25)", async () => {
+    answers();
+    expect(client({ endpoint: stub.url }).web.options.endpoint).toMatchObject({ filter: "llm" });
+    await client({ endpoint: stub.url }).web.fetch("https://example.com/default-filter");
+    expect(stub.bodies.at(-1)).toEqual({
+      path: "/md",
+      url: "https://example.com/default-filter",
+      f: "llm",
+      q: null,
+      c: "0",
+    });
+    const configured = client(fromFile({ filter: "bm25" }));
+    expect(configured.web.options.endpoint).toMatchObject({ filter: "bm25" });
+    await configured.web.fetch("https://example.com/bm25-filter");
+    expect(stub.bodies.at(-1)).toMatchObject({ url: "https://example.com/bm25-filter", f: "bm25" });
+    // The whole page is raw whatever the filter.
+    await configured.web.fetch("https://example.com/whole", { extract: "full" });
+    expect(stub.bodies.at(-1)).toMatchObject({ url: "https://example.com/whole", f: "raw" });
+  });
+
+  it("keeps pages asked with one filter apart from another's in a shared cache", async () => {
+    answers();
+    const cache = new MemoryStore({ maxBytes: 1024 * 1024 });
+    const bm25 = client({ ...fromFile({ filter: "bm25" }), cache });
+    const llm = client({ endpoint: stub.url, cache });
+    await bm25.web.fetch("https://example.com/shared-cache");
+    const sent = stub.bodies.length;
+    expect((await llm.web.fetch("https://example.com/shared-cache")).cached).toBe(false);
+    expect(stub.bodies.length).toBe(sent + 1);
+    expect(stub.bodies.at(-1)).toMatchObject({ f: "llm" });
+    // The same settings share the entry.
+    const again = client({ endpoint: stub.url, cache });
+    expect((await again.web.fetch("https://example.com/shared-cache")).cached).toBe(true);
+  });
+
+  /** The web_fetch tool of a client at the stub, in `locale`. */
+  function webFetchTool(locale: "en" | "ja") {
+    const [tool] = createTools({
+      web: client({ endpoint: stub.url, locale }).web,
+      logger: silentLogger,
+    });
+    return tool!;
+  }
+
+  it("success: false reads 'could not fetch' in English and ページを取得できませんでした in Japanese", async () => {
+    stub.reply = (body, res) =>
+      json(res, 200, { url: body.url, markdown: "", success: false, error: "navigation failed" });
+    const en = await webFetchTool("en").call({ url: "https://example.com/unfetchable" });
+    expect(en.isError).toBe(true);
+    expect(en.text).toContain(
+      "The fetch endpoint could not fetch https://example.com/unfetchable: navigation failed",
+    );
+    expect((en.structured as { error: { code: string } }).error.code).toBe("HTTP_ERROR");
+    const ja = await webFetchTool("ja").call({ url: "https://example.com/unfetchable" });
+    expect(ja.text).toContain("ページを取得できませんでした");
+    expect(ja.text).not.toContain("The fetch endpoint");
+  });
+
+  it("a 500 reply names the status and Crawl4AI's detail in English, ページを取得できませんでした in Japanese", async () => {
+    stub.reply = (_body, res) => json(res, 500, { detail: "crawler crashed" });
+    const en = await webFetchTool("en").call({ url: "https://example.com/crash" });
+    expect(en.isError).toBe(true);
+    expect(en.text).toContain("The fetch endpoint answered 500: crawler crashed");
+    expect((en.structured as { error: { code: string } }).error.code).toBe("HTTP_ERROR");
+    const ja = await webFetchTool("ja").call({ url: "https://example.com/crash" });
+    expect(ja.text).toContain("ページを取得できませんでした");
+    expect(ja.text).not.toContain("crawler crashed");
   });
 });
