@@ -18,7 +18,8 @@ import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch.js";
 import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
-import { handleMcp, hostGuard } from "./mcp.js";
+import { hostGuard } from "./host-guard.js";
+import { handleMcp } from "./mcp.js";
 import { markdownFor, mdRequestSchema } from "./md.js";
 import { rateLimit } from "./rate-limit.js";
 
@@ -30,9 +31,12 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
    * (fit only for loopback).
    */
   token?: string | undefined;
-  /** The host the service binds, also a name `/mcp` accepts in Host. @default "127.0.0.1" */
+  /** The host the service binds, also a name accepted in Host. @default "127.0.0.1" */
   host?: string;
-  /** More host names `/mcp` accepts in Host and Origin (a name the service is reached by). */
+  /**
+   * More host names accepted in Host and Origin (a name the service is reached by): checked on
+   * every route but `/health` without a token, on `/mcp` only with one.
+   */
   allowedHosts?: readonly string[];
   /** One access line per request, and the tools' timing lines. @default silent */
   logger?: Logger;
@@ -66,6 +70,13 @@ export function createApp(options: AppOptions): Hono {
 
   app.use("*", accessLog(logger));
   app.get("/health", (c) => c.json({ status: "ok", version: VERSION }));
+  // Without a token nothing else tells a web page's request from the user's own, so every
+  // route checks Host and Origin; with one, the token does, and /mcp keeps the MCP transport's
+  // own rule. Before the rate limit, so a page cannot use up the user's requests.
+  app.use(
+    options.token ? "/mcp" : "*",
+    hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts),
+  );
   app.use(
     "*",
     rateLimit({
@@ -108,7 +119,6 @@ export function createApp(options: AppOptions): Hono {
     return c.json(body, 200, { "X-Webfetch-Filter": applied });
   });
 
-  app.use("/mcp", hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts));
   app.post("/mcp", (c) => handleMcp(c, toolOptions));
   // Stateless: no session to stream to (GET) or to end (DELETE).
   app.on(["GET", "DELETE"], "/mcp", (c) =>
