@@ -61,30 +61,29 @@ describe("host guard without a token", () => {
     expect(health.status).toBe(200);
   });
 
-  it.each([
-    "127.0.0.1",
-    "localhost",
-    "[::1]",
-  ])("serves Host %s:port, with a same-origin Origin too", async (name) => {
-    const host = `${name}:${port()}`;
-    for (const extra of [{}, { origin: `http://${host}`, "sec-fetch-site": "same-origin" }]) {
-      const headers = { host, ...extra };
-      const fetched = await rawRequest(
-        s.url,
-        "/v1/fetch",
-        withHeaders(routes(s.page)[0]![2], headers),
-      );
-      expect(fetched.status).toBe(200);
-      expect(JSON.parse(fetched.body)).toMatchObject({ title: "Fixture Article" });
-      const md = await rawRequest(s.url, "/md", withHeaders(routes(s.page)[4]![2], headers));
-      expect(md.status).toBe(200);
-      const mcp = await rawRequest(s.url, "/mcp", withHeaders(routes(s.page)[5]![2], headers));
-      expect(mcp.status).toBe(200);
-      const reader = await rawRequest(s.url, `/${s.page("/article")}`, { headers });
-      expect(reader.status).toBe(200);
-      expect(reader.body).toContain("Fixture Article");
-    }
-  });
+  it.each(["127.0.0.1", "localhost", "[::1]"])(
+    "serves Host %s:port, with a same-origin Origin too",
+    async (name) => {
+      const host = `${name}:${port()}`;
+      for (const extra of [{}, { origin: `http://${host}`, "sec-fetch-site": "same-origin" }]) {
+        const headers = { host, ...extra };
+        const fetched = await rawRequest(
+          s.url,
+          "/v1/fetch",
+          withHeaders(routes(s.page)[0]![2], headers),
+        );
+        expect(fetched.status).toBe(200);
+        expect(JSON.parse(fetched.body)).toMatchObject({ title: "Fixture Article" });
+        const md = await rawRequest(s.url, "/md", withHeaders(routes(s.page)[4]![2], headers));
+        expect(md.status).toBe(200);
+        const mcp = await rawRequest(s.url, "/mcp", withHeaders(routes(s.page)[5]![2], headers));
+        expect(mcp.status).toBe(200);
+        const reader = await rawRequest(s.url, `/${s.page("/article")}`, { headers });
+        expect(reader.status).toBe(200);
+        expect(reader.body).toContain("Fixture Article");
+      }
+    },
+  );
 
   it("serves a page the user opens from the address bar (Sec-Fetch-Site: none)", async () => {
     const res = await rawRequest(s.url, `/${s.page("/article")}`, {
