@@ -8,6 +8,17 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Context } from "hono";
 import { createMcpServer, type McpServerOptions } from "../adapters/mcp.js";
 
+/** How many JSON-RPC messages a POST carries: a batch's length, else one. */
+export async function messageCount(request: Request): Promise<number> {
+  try {
+    const body: unknown = await request.clone().json();
+    return Array.isArray(body) ? Math.max(1, body.length) : 1;
+  } catch {
+    // Not JSON: the transport answers it as one malformed message.
+    return 1;
+  }
+}
+
 /** Handles one MCP request with a server and transport of its own. */
 export async function handleMcp(c: Context, options: McpServerOptions): Promise<Response> {
   const server = createMcpServer(options);
