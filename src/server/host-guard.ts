@@ -6,6 +6,7 @@
  * Host cannot tell apart when the page targets 127.0.0.1 itself: those are refused too.
  */
 import type { MiddlewareHandler } from "hono";
+import { parseIpLiteral } from "../net/address.js";
 import { errorResponse } from "./errors.js";
 
 /** Names that always mean this machine. */
@@ -34,8 +35,23 @@ function hostOfOrigin(value: string): string | undefined {
   }
 }
 
-/** The names a guard accepts: loopback, the bound host unless a wildcard, and `allowed`. */
+/** A host name as Host carries it: labels of letters, digits, `-` and `_`, dot-separated. */
+const HOST_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i;
+
+/**
+ * The names a guard accepts: loopback, the bound host unless a wildcard, and `allowed`, each a
+ * host name or an IP address (brackets optional); anything else is a RangeError, since it
+ * could never match and would leave the operator's clients refused without a word why.
+ */
 function acceptedNames(bindHost: string, allowed: readonly string[]): Set<string> {
+  for (const name of allowed) {
+    const bare = name.replace(/^\[(.*)\]$/, "$1");
+    if (!HOST_NAME.test(bare) && !parseIpLiteral(bare)) {
+      throw new RangeError(
+        `allowed host ${JSON.stringify(name)} is not a host name or IP address (no scheme, port or path)`,
+      );
+    }
+  }
   return new Set(
     [...LOOPBACK_NAMES, ...(WILDCARD.has(bindHost) ? [] : [bindHost]), ...allowed].map((n) =>
       n.replace(/^\[|\]$/g, "").toLowerCase(),
