@@ -242,7 +242,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     )
     .option(
       "--allowed-host <name>",
-      "another host name clients use to reach the service, accepted in Host and Origin (repeatable)",
+      "another host name clients use to reach the service, accepted in Host and Origin (repeatable; without a token, only loopback names, the bound host and these are served)",
       collect,
     )
     .action(action<ServeFlags>((flags) => serveCommand(flags, io, env)));
