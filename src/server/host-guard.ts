@@ -70,7 +70,8 @@ function acceptedNames(bindHost: string, allowed: readonly string[]): Set<string
 export function hostGuard(bindHost: string, allowed: readonly string[] = []): MiddlewareHandler {
   const names = acceptedNames(bindHost, allowed);
   return async (c, next) => {
-    const host = c.req.header("host") ?? "";
+    // A request made in process (app.request()) carries no Host: its URL names the host.
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (!names.has(hostOfHeader(host) ?? "")) {
       return errorResponse(c, "FORBIDDEN_HOST", `Host not allowed: ${host}`);
     }

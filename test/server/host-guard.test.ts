@@ -5,6 +5,8 @@
  * token, the token guards the routes and /mcp still checks Host and Origin.
  */
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/server/app.js";
+import { createWebFetch } from "../../src/webfetch.js";
 import { type RawRequest, rawRequest, serviceSuite } from "./helpers.js";
 
 const JSON_POST = { "content-type": "application/json" };
@@ -145,5 +147,21 @@ describe("host guard with a token", () => {
       withHeaders(mcp, { host: `127.0.0.1:${port}`, authorization: "Bearer tok" }),
     );
     expect(local.status).toBe(200);
+  });
+});
+
+describe("host guard in process", () => {
+  it("takes the host from the URL of a request with no Host header (app.request)", async () => {
+    const web = createWebFetch({ network: "none" });
+    try {
+      const app = createApp({ web });
+      expect((await app.request("/no-such-route")).status).toBe(404);
+      expect((await app.request("http://127.0.0.1:8787/no-such-route")).status).toBe(404);
+      expect((await app.request("http://evil.example/no-such-route")).status).toBe(403);
+      const forged = await app.request("/no-such-route", { headers: { host: "evil.example" } });
+      expect(forged.status).toBe(403);
+    } finally {
+      await web.close();
+    }
   });
 });
