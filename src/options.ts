@@ -563,7 +563,10 @@ export const TOOL_DEFAULTS = {
 export interface ServerLimits {
   /** Largest request body, bytes; a larger one is answered 413. @default 1048576 */
   maxBodyBytes?: number;
-  /** Requests one client (by remote address) may make per window; more get 429. @default 120 */
+  /**
+   * Calls one client (by address; IPv6 by /64) may make per window, each message of a JSON-RPC
+   * batch one call; more get 429. @default 120
+   */
   rateLimit?: number;
   /** The rate limit's window, ms. @default 60000 */
   rateWindowMs?: number;
@@ -580,6 +583,8 @@ export const SERVER_DEFAULTS = {
   rateLimit: 120,
   rateWindowMs: 60_000,
   shutdownGraceMs: 10_000,
+  /** X-Forwarded-For is anyone's to write: read only when the operator says a proxy sets it. */
+  trustProxy: false,
 } as const;
 
 function positiveInt(name: string, value: number, min = 1): number {

@@ -239,6 +239,20 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       `port (default ${SERVER_DEFAULTS.port}; 0 picks a free one)`,
       between(0, 65535),
     )
+    .option(
+      "--rate-limit <n>",
+      `calls per client address a minute, each message of a JSON-RPC batch one (default ${SERVER_DEFAULTS.rateLimit})`,
+      integer(1),
+    )
+    .option(
+      "--trust-proxy",
+      "behind one reverse proxy: count each client by the address the proxy appends to X-Forwarded-For (ignored otherwise)",
+    )
+    .option(
+      "--allowed-host <name>",
+      "another host name clients use to reach the service, accepted in Host and Origin (repeatable; without a token, only loopback names, the bound host and these are served)",
+      collect,
+    )
     .action(action<ServeFlags>((flags) => serveCommand(flags, io, env)));
 
   program

@@ -3,8 +3,10 @@
  * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
  * or SIGINT, then drains in-flight requests before it returns.
  */
+import { WebFetchError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVER_DEFAULTS } from "../options.js";
+import type { WebFetchServer } from "../server/serve.js";
 import { createWebFetch } from "../webfetch.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -12,6 +14,9 @@ import { cliSetup } from "./setup.js";
 export interface ServeFlags extends GlobalFlags {
   host?: string;
   port?: number;
+  rateLimit?: number;
+  trustProxy?: boolean;
+  allowedHost?: string[];
 }
 
 /** Signals that stop the service. */
@@ -36,16 +41,26 @@ export async function serveCommand(
     );
     return EXIT.usage;
   }
-  const web = createWebFetch(options);
   const token = config.token || env.WEBFETCH_API_TOKEN || undefined;
-  const server = createServer({
-    web,
-    logger,
-    ...tools,
-    host,
-    port,
-    token,
-  });
+  const web = createWebFetch(options);
+  let server: WebFetchServer;
+  try {
+    server = createServer({
+      web,
+      logger,
+      ...tools,
+      host,
+      port,
+      token,
+      rateLimit: flags.rateLimit ?? config.rate_limit ?? SERVER_DEFAULTS.rateLimit,
+      trustProxy: flags.trustProxy ?? config.trust_proxy ?? SERVER_DEFAULTS.trustProxy,
+      allowedHosts: [...(config.allowed_hosts ?? []), ...(flags.allowedHost ?? [])],
+    });
+  } catch (error) {
+    await web.close();
+    // A setting the service cannot take (an allowed host that is no host name) is bad input.
+    throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
+  }
   try {
     const { url } = await server.listen();
     logger.info({ url, auth: token ? "bearer" : "none" }, "http service ready");

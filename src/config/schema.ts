@@ -115,6 +115,9 @@ export const configSchema = z
         host: z.string(),
         port: number().pipe(z.number().int().min(0).max(65535)),
         token: z.string(),
+        rate_limit: number().pipe(z.number().int().positive()),
+        trust_proxy: boolean(),
+        allowed_hosts: z.array(z.string()),
       })
       .partial()
       .strict(),

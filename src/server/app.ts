@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { isWebFetchError } from "../errors.js";
 import { wholePage } from "../llm/filter.js";
 import { type Logger, silentLogger } from "../log.js";
+import { parseIpLiteral } from "../net/address.js";
 import { SERVER_DEFAULTS, type ServerLimits, type ToolId, type ToolsOptions } from "../options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
@@ -18,9 +19,10 @@ import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch.js";
 import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
-import { handleMcp, hostGuard } from "./mcp.js";
+import { hostGuard } from "./host-guard.js";
+import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema } from "./md.js";
-import { rateLimit } from "./rate-limit.js";
+import { createRateLimiter } from "./rate-limit.js";
 
 export interface AppOptions extends ToolsOptions, ServerLimits {
   /** The instance every route fetches with. */
@@ -30,10 +32,18 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
    * (fit only for loopback).
    */
   token?: string | undefined;
-  /** The host the service binds, also a name `/mcp` accepts in Host. @default "127.0.0.1" */
+  /** The host the service binds, also a name accepted in Host. @default "127.0.0.1" */
   host?: string;
-  /** More host names `/mcp` accepts in Host and Origin (a name the service is reached by). */
+  /**
+   * More host names accepted in Host and Origin (a name the service is reached by): checked on
+   * every route but `/health` without a token, on `/mcp` only with one.
+   */
   allowedHosts?: readonly string[];
+  /**
+   * The service runs behind one proxy that appends the client's address to X-Forwarded-For:
+   * the rate limit and the access log take that address instead of the proxy's. @default false
+   */
+  trustProxy?: boolean;
   /** One access line per request, and the tools' timing lines. @default silent */
   logger?: Logger;
 }
@@ -63,17 +73,24 @@ export function createApp(options: AppOptions): Hono {
   const tools = createTools(toolOptions);
   const byId = new Map<ToolId, Tool>(tools.map((tool) => [tool.id, tool]));
   const app = new Hono();
+  const trustProxy = options.trustProxy ?? SERVER_DEFAULTS.trustProxy;
+  const clientOf = (c: Context) => clientAddress(c, trustProxy);
+  const limiter = createRateLimiter({
+    limit: positive("rateLimit", options.rateLimit ?? SERVER_DEFAULTS.rateLimit),
+    windowMs: positive("rateWindowMs", options.rateWindowMs ?? SERVER_DEFAULTS.rateWindowMs),
+    clientOf,
+  });
 
-  app.use("*", accessLog(logger));
+  app.use("*", accessLog(logger, clientOf));
   app.get("/health", (c) => c.json({ status: "ok", version: VERSION }));
+  // Without a token nothing else tells a web page's request from the user's own, so every
+  // route checks Host and Origin; with one, the token does, and /mcp keeps the MCP transport's
+  // own rule. Before the rate limit, so a page cannot use up the user's requests.
   app.use(
-    "*",
-    rateLimit({
-      limit: options.rateLimit ?? SERVER_DEFAULTS.rateLimit,
-      windowMs: options.rateWindowMs ?? SERVER_DEFAULTS.rateWindowMs,
-      clientOf: clientAddress,
-    }),
+    options.token ? "/mcp" : "*",
+    hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts),
   );
+  app.use("*", limiter.middleware);
   if (options.token) app.use("*", bearerAuth(options.token));
   app.use(
     "*",
@@ -108,8 +125,11 @@ export function createApp(options: AppOptions): Hono {
     return c.json(body, 200, { "X-Webfetch-Filter": applied });
   });
 
-  app.use("/mcp", hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts));
-  app.post("/mcp", (c) => handleMcp(c, toolOptions));
+  app.post("/mcp", async (c) => {
+    // Each message of a JSON-RPC batch is a call of its own; the request itself counted one.
+    const refused = limiter.charge(c, (await messageCount(c.req.raw)) - 1);
+    return refused ?? handleMcp(c, toolOptions);
+  });
   // Stateless: no session to stream to (GET) or to end (DELETE).
   app.on(["GET", "DELETE"], "/mcp", (c) =>
     errorResponse(c, "METHOD_NOT_ALLOWED", "Stateless MCP server: use POST", { status: 405 }),
@@ -158,8 +178,24 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** The remote address, the key of the rate limit. */
-function clientAddress(c: Context): string {
+/** A limit of the service: an integer >= 1; anything else is a programmer error. */
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * The client's address, the key of the rate limit: the socket's peer, or behind a trusted
+ * proxy the last X-Forwarded-For entry, the one that proxy appended (earlier entries are the
+ * client's own to forge).
+ */
+function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
+    if (forwarded && parseIpLiteral(forwarded)) return forwarded;
+  }
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
@@ -169,7 +205,7 @@ function clientAddress(c: Context): string {
 }
 
 /** One line per request: method, path, status, time, client. Never a header's value. */
-function accessLog(logger: Logger) {
+function accessLog(logger: Logger, clientOf: (c: Context) => string) {
   return async (c: Context, next: () => Promise<void>) => {
     const started = performance.now();
     await next();
@@ -179,7 +215,7 @@ function accessLog(logger: Logger) {
         path: c.req.path,
         status: c.res.status,
         ms: Math.round(performance.now() - started),
-        client: clientAddress(c),
+        client: clientOf(c),
       },
       "request",
     );

@@ -1,51 +1,22 @@
 /**
  * `/mcp`: MCP over streamable HTTP, stateless. Each POST gets a fresh server from the same
- * factory as stdio and a transport without sessions, so no state outlives a request. Host and
- * Origin are checked first: a web page that rebinds a name to this loopback port must not
- * reach the tools (the MCP specification's transport security rule).
+ * factory as stdio and a transport without sessions, so no state outlives a request. The app
+ * checks Host and Origin first (host-guard.ts): a web page that rebinds a name to this loopback
+ * port must not reach the tools.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { createMcpServer, type McpServerOptions } from "../adapters/mcp.js";
-import { errorResponse } from "./errors.js";
 
-/** Names that always mean this machine. */
-const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
-
-/** Listening on every interface names no host of its own. */
-const WILDCARD = new Set(["0.0.0.0", "::", ""]);
-
-/** The host name of a Host header or an origin, without port and brackets; undefined if malformed. */
-function hostnameOf(value: string, isOrigin: boolean): string | undefined {
+/** How many JSON-RPC messages a POST carries: a batch's length, else one. */
+export async function messageCount(request: Request): Promise<number> {
   try {
-    const { hostname } = new URL(isOrigin ? value : `http://${value}`);
-    return hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    const body: unknown = await request.clone().json();
+    return Array.isArray(body) ? Math.max(1, body.length) : 1;
   } catch {
-    return undefined;
+    // Not JSON: the transport answers it as one malformed message.
+    return 1;
   }
-}
-
-/**
- * Middleware that answers 403 unless the Host header (and the Origin header, when a browser
- * sends one) names this machine, the host the service binds, or one of `allowed`.
- */
-export function hostGuard(bindHost: string, allowed: readonly string[] = []): MiddlewareHandler {
-  const names = new Set(
-    [...LOOPBACK_NAMES, ...(WILDCARD.has(bindHost) ? [] : [bindHost]), ...allowed].map((n) =>
-      n.replace(/^\[|\]$/g, "").toLowerCase(),
-    ),
-  );
-  return async (c, next) => {
-    const host = hostnameOf(c.req.header("host") ?? "", false);
-    if (host === undefined || !names.has(host)) {
-      return errorResponse(c, "FORBIDDEN_HOST", `Host not allowed: ${c.req.header("host") ?? ""}`);
-    }
-    const origin = c.req.header("origin");
-    if (origin !== undefined && !names.has(hostnameOf(origin, true) ?? "")) {
-      return errorResponse(c, "FORBIDDEN_HOST", `Origin not allowed: ${origin}`);
-    }
-    await next();
-  };
 }
 
 /** Handles one MCP request with a server and transport of its own. */

@@ -1,7 +1,8 @@
 /**
  * `webfetch serve` as a child process (the built bin): it binds loopback on the port asked for,
  * reads its token from WEBFETCH_API_TOKEN, serves /md from the fixture server through the
- * guard's one opened address, and exits 0 after SIGTERM.
+ * guard's one opened address, and exits 0 after SIGTERM; the rate limit, proxy and allowed
+ * host settings from flags and file, and their bad values as usage errors.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -10,7 +11,9 @@ import { join } from "node:path";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { rawRequest } from "../server/helpers.js";
 
 const BIN = join(process.cwd(), "dist/cli/bin.js");
 
@@ -69,5 +72,99 @@ describe("webfetch serve with an endpoint", () => {
     const r = await runCli(["serve", "--port", "18799", "--endpoint", "http://localhost:18799/"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("is this service itself");
+  });
+});
+
+/** Starts `webfetch serve` on a free port of loopback; resolves once it is ready. */
+async function startServe(
+  args: string[],
+  cwd = tmpdir(),
+): Promise<{ url: string; port: string; child: ChildProcess; stop(): Promise<number | null> }> {
+  const serve = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH },
+  });
+  let output = "";
+  const ready = await new Promise<string>((resolve, reject) => {
+    serve.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk;
+      const found = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
+      if (found?.[1]) resolve(found[1]);
+    });
+    serve.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return {
+    url: ready,
+    port: new URL(ready).port,
+    child: serve,
+    async stop() {
+      const exited = once(serve, "exit");
+      serve.kill("SIGTERM");
+      return (await exited)[0] as number | null;
+    },
+  };
+}
+
+describe("webfetch serve: rate limit, proxy and allowed hosts", () => {
+  it("applies --rate-limit, --trust-proxy and --allowed-host over the file's server keys", async () => {
+    const { dir } = configFile(["server:", "  rate_limit: 50", "  allowed_hosts: [fetcher.test]"]);
+    const serve = await startServe(
+      ["--rate-limit", "2", "--trust-proxy", "--allowed-host", "webfetch.test"],
+      dir,
+    );
+    try {
+      const get = (headers: Record<string, string>) =>
+        rawRequest(serve.url, "/nothing", { headers });
+      // Both lists count: the file's name and the flag's; any other name is refused.
+      expect((await get({ host: `fetcher.test:${serve.port}` })).status).toBe(404);
+      expect((await get({ host: `webfetch.test:${serve.port}` })).status).toBe(404);
+      expect((await get({ host: `evil.test:${serve.port}` })).status).toBe(403);
+      // The flag's limit of 2, per address the proxy appended.
+      const viaProxy = { "x-forwarded-for": "198.51.100.1" };
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await get(viaProxy)).status);
+      expect(statuses).toEqual([404, 404, 429]);
+      expect((await get({ "x-forwarded-for": "198.51.100.2" })).status).toBe(404);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+
+  it("applies server.rate_limit and server.trust_proxy from the file", async () => {
+    const { dir } = configFile(["server:", "  rate_limit: 1", "  trust_proxy: true"]);
+    const serve = await startServe([], dir);
+    try {
+      const get = (forwardedFor: string) =>
+        rawRequest(serve.url, "/nothing", { headers: { "x-forwarded-for": forwardedFor } });
+      expect((await get("198.51.100.1")).status).toBe(404);
+      expect((await get("198.51.100.1")).status).toBe(429);
+      expect((await get("198.51.100.2")).status).toBe(404);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+
+  it.each([
+    [["--rate-limit", "0"], "'--rate-limit <n>' argument '0' is invalid. must be an integer >= 1"],
+    [["--rate-limit", "1.5"], "must be an integer >= 1"],
+    [["--rate-limit", "many"], "must be an integer >= 1"],
+    [["--allowed-host", "http://webfetch.test:8787"], "is not a host name or IP address"],
+  ])("refuses serve %j with a usage error (exit 2)", async (args, message) => {
+    const r = await runCli(["serve", "--port", "0", ...args]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it.each([
+    ["rate_limit: 0", "server.rate_limit: Too small"],
+    ["rate_limit: ten", "server.rate_limit: Invalid input"],
+    ["trust_proxy: sometimes", "server.trust_proxy: Invalid input"],
+    ["allowed_hosts: webfetch.test", "server.allowed_hosts: Invalid input"],
+    ['allowed_hosts: ["webfetch.test:8787"]', '"webfetch.test:8787" is not a host name'],
+  ])("refuses a file with server.%s (exit 2, naming the key)", async (line, message) => {
+    const { dir } = configFile(["server:", `  ${line}`]);
+    const r = await runCli(["serve", "--port", "0"], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
   });
 });

@@ -3,6 +3,7 @@
  * server (and to a local search provider), captures its log lines, and closes everything after
  * the suite, checking that no socket was aimed outside loopback.
  */
+import { request } from "node:http";
 import { fetch } from "undici";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Logger } from "../../src/log.js";
@@ -85,4 +86,43 @@ export function serviceSuite(options: ServiceOptions = {}): Service {
     expect(s.t.recorder.refused).toEqual([]);
   });
   return s;
+}
+
+export interface RawRequest {
+  method?: string;
+  /** Headers as sent, Host and Origin included (fetch would not let a test forge them). */
+  headers?: Record<string, string>;
+  body?: string;
+  /** The local address to connect from (any of 127.0.0.0/8 on Linux): another client. */
+  localAddress?: string;
+}
+
+/** One request over node:http, with headers fetch forbids; resolves with status and body. */
+export function rawRequest(
+  url: string,
+  path: string,
+  options: RawRequest = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        hostname: hostname.replace(/^\[|\]$/g, ""),
+        port,
+        path,
+        method: options.method ?? "GET",
+        headers: options.headers ?? {},
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+        agent: false,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
 }
