@@ -143,7 +143,15 @@ export function createApp(options: AppOptions): Hono {
     }
     const page = await wholePage(web, target.slice(1), { signal: c.req.raw.signal });
     if (c.req.header("accept")?.includes("application/json")) return c.json(page);
-    return c.body(page.content, 200, { "Content-Type": "text/markdown; charset=utf-8" });
+    // The body is the content alone; why it is thinner than the page travels beside it, as
+    // JSON in ASCII (a header carries no other text safely).
+    const warnings = page.warnings?.length
+      ? { "X-Webfetch-Warnings": asciiJson(page.warnings) }
+      : {};
+    return c.body(page.content, 200, {
+      "Content-Type": "text/markdown; charset=utf-8",
+      ...warnings,
+    });
   });
 
   app.notFound((c) => errorResponse(c, "NOT_FOUND", `No route ${c.req.method} ${c.req.path}`));
@@ -220,4 +228,12 @@ function accessLog(logger: Logger, clientOf: (c: Context) => string) {
       "request",
     );
   };
+}
+
+/** JSON with every character outside printable ASCII escaped, fit for a header value. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

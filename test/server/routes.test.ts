@@ -151,6 +151,20 @@ describe("GET /<url> (reader)", () => {
     });
   });
 
+  it("names why a page is thin: warnings in the JSON, an X-Webfetch-Warnings header beside Markdown", async () => {
+    const json = await s.post("/v1/fetch", { url: s.page("/empty-page") });
+    expect(((await json.json()) as { warnings?: string[] }).warnings).toEqual([
+      "The page has no text that could be extracted",
+    ]);
+    const res = await s.get(`/${s.page("/empty-page")}`);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.headers.get("x-webfetch-warnings") ?? "null")).toEqual([
+      "The page has no text that could be extracted",
+    ]);
+    const plain = await s.get(`/${s.page("/long")}`);
+    expect(plain.headers.get("x-webfetch-warnings")).toBeNull();
+  });
+
   it("refuses a blocked address with 403", async () => {
     const res = await s.get("/http://127.0.0.1:9/x");
     expect(res.status).toBe(403);
