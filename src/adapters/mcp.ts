@@ -15,7 +15,7 @@ import type { WebFetch } from "../webfetch.js";
 export interface McpServerOptions extends ToolsOptions {
   /** The instance the tools fetch with (shared by every server made from it). */
   web: WebFetch;
-  /** Where each call's timing goes. @default pino on stderr */
+  /** Where each call's timing goes. @default the instance's logger (`web.logger`) */
   logger?: ToolLogger;
 }
 
