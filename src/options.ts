@@ -280,6 +280,7 @@ export interface WebFetchOptions {
   /**
    * Directory where the full converted content of every cut page is also written, one file per
    * page (`savedPath` in the result), so an agent with file tools can read or search the rest.
+   * A directory that cannot be written costs the file (a warning is logged), never the page.
    * @default undefined (pages are kept in the cache only)
    */
   saveDir?: string;

@@ -545,13 +545,21 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
       // A cache hit that was saved before has its file already; fresh content is written anew.
       if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
-        kept.savedPath = await savePage(resolved.saveDir, {
-          id: kept.id,
-          finalUrl: page.finalUrl,
-          format: result.format,
-          content: page.content,
-        });
-        pages.remember(kept);
+        try {
+          kept.savedPath = await savePage(resolved.saveDir, {
+            id: kept.id,
+            finalUrl: page.finalUrl,
+            format: result.format,
+            content: page.content,
+          });
+          pages.remember(kept);
+        } catch (error) {
+          // A directory that cannot be written costs the file, never the page: the cache keeps it.
+          logger.warn(
+            { dir: resolved.saveDir, error: (error as Error).message },
+            "saveDir: could not write the full content",
+          );
+        }
       }
       if (kept.savedPath) result.savedPath = kept.savedPath;
       return result;

@@ -128,7 +128,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       "open a hole in the address guard (repeatable; also WEBFETCH_ALLOW_ADDRESSES, comma-separated)",
       collect,
     )
-    .addOption(new Option("--locale <locale>", "language of messages").choices(["en", "ja"]))
+    .addOption(
+      new Option(
+        "--locale <locale>",
+        "language of messages, error lines and layouts (default: the configuration's, else en)",
+      ).choices(LOCALES),
+    )
     .option("--endpoint <url>", "remote mode: fetch through this webfetch or Crawl4AI service")
     .addOption(
       new Option("--endpoint-kind <kind>", "how to talk to --endpoint (default crawl4ai)").choices([

@@ -158,3 +158,25 @@ describe("an injected lookup that misbehaves", () => {
     }
   });
 });
+
+describe("a saveDir that cannot be written", () => {
+  it("costs the saved file, never the page: a warning, no savedPath", async () => {
+    const warnings: object[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (o: object) => warnings.push(o) };
+    // /dev/null is a file, so no directory can be made under it.
+    const t = testWeb(suite.server, { saveDir: "/dev/null/webfetch", logger });
+    try {
+      const page = await t.web.fetch(suite.server.url("/long"), { maxLength: 500 });
+      expect(page.truncated).toBe(true);
+      expect(page.savedPath).toBeUndefined();
+      expect(warnings).toEqual([
+        expect.objectContaining({ dir: "/dev/null/webfetch", error: expect.any(String) }),
+      ]);
+      // The rest is still reachable by id, from the cache.
+      const rest = await t.web.read(page.id, { startIndex: page.nextStartIndex! });
+      expect(rest.startIndex).toBe(page.nextStartIndex);
+    } finally {
+      await t.web.close();
+    }
+  });
+});
