@@ -1,7 +1,7 @@
 /** What every CLI command shares: its streams, exit statuses, global flags and error output. */
 import { isWebFetchError } from "../errors.js";
 import type { ErrorInfo, ToolErrorCode } from "../tools/texts.js";
-import type { CliTexts } from "./texts.js";
+import { type CliTexts, cliTexts } from "./texts.js";
 
 /** The streams and environment the CLI runs with. */
 export interface CliIO {
@@ -41,7 +41,7 @@ export function errorJson(error: unknown): { code: string; message: string } {
 }
 
 /** The line on stderr for an error: `webfetch: [url: ]CODE: message`, the message in `texts`. */
-export function errorLine(error: unknown, texts: CliTexts, url?: string): string {
+export function errorLine(error: unknown, url?: string, texts: CliTexts = cliTexts("en")): string {
   const { code, message } = errorJson(error);
   const location = isWebFetchError(error) ? error.location : undefined;
   const info: ErrorInfo = {

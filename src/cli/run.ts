@@ -378,7 +378,7 @@ async function fetchCommand(
           if (s.value.note) io.stderr.write(withNewline(t.note(s.value.note)));
           io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
         } else {
-          io.stderr.write(errorLine(s.reason, t, urls.length > 1 ? urls[i] : undefined));
+          io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
         }
       });
     }
@@ -407,7 +407,7 @@ function section(result: FetchResult): string {
 function reportError(error: unknown, json: boolean, io: CliIO, t: CliTexts): number {
   const { code } = errorJson(error);
   if (json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
-  else io.stderr.write(errorLine(error, t));
+  else io.stderr.write(errorLine(error, undefined, t));
   // Unexpected errors (a file that cannot be read) are failures, not usage.
   return USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }
