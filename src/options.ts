@@ -6,6 +6,7 @@
 import { domainToASCII } from "node:url";
 import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
+import { WebFetchError } from "./errors.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
@@ -66,7 +67,12 @@ export interface FetchOptions {
   maxRedirects?: number;
   /** Obey robots.txt. @default "respect" */
   robots?: RobotsPolicy;
-  /** Extra request headers. Authorization and Cookie are dropped when a redirect changes origin. */
+  /**
+   * Extra request headers. Authorization and Cookie are dropped when a redirect changes origin.
+   * A name or value HTTP cannot carry (CR, LF, other control characters, non-ASCII), or a header
+   * the transport owns (Host, Connection, Content-Length, Transfer-Encoding, ...), is
+   * `INVALID_INPUT` before any connection.
+   */
   headers?: Record<string, string>;
   /**
    * Keep only the passages relevant to this query (1 to 1,000 characters): the content is cut
@@ -244,7 +250,7 @@ export interface GrepOptions {
 
 /** Options of `createWebFetch()`. */
 export interface WebFetchOptions {
-  /** User-Agent header; robots.txt is matched on its product token. @default "webfetch/<version> (+https://github.com/webfetch/webfetch)" */
+  /** User-Agent header (printable ASCII; else `INVALID_INPUT`); robots.txt is matched on its product token. @default "webfetch/<version> (+https://github.com/webfetch/webfetch)" */
   userAgent?: string;
   /** Default total deadline per fetch, milliseconds (remote mode uses `endpointTimeout`). @default 30000 */
   timeout?: number;
@@ -277,6 +283,7 @@ export interface WebFetchOptions {
   /**
    * Directory where the full converted content of every cut page is also written, one file per
    * page (`savedPath` in the result), so an agent with file tools can read or search the rest.
+   * A directory that cannot be written costs the file (a warning is logged), never the page.
    * @default undefined (pages are kept in the cache only)
    */
   saveDir?: string;
@@ -315,8 +322,12 @@ export interface WebFetchOptions {
    * `hostname`). Tests inject one that records instead of connecting. @default undici's connector
    */
   connect?: buildConnector.connector;
-  /** Logger (pino-compatible). @default pino on stderr at WEBFETCH_LOG_LEVEL or "info" */
-  logger?: Logger;
+  /**
+   * Where the instance logs: one line per fetch, search and context, and one per tool call of
+   * the tools and adapters made from it. Any pino-compatible logger, or `false` for none.
+   * @default pino on stderr at WEBFETCH_LOG_LEVEL or "info"
+   */
+  logger?: Logger | false;
   /**
    * Remote mode: base URL of a fetch service that fetches instead of this process (SPEC §7),
    * e.g. a webfetch service in an isolated container. Operator-configured, so it skips the
@@ -450,6 +461,8 @@ export const LIMITS = {
   maxRobotsBytes: 500 * 1024,
   /** Redirect hops, whatever the configuration says. */
   maxRedirectsCeiling: 20,
+  /** Longest deadline, ms (about 24.8 days): Node's timers cannot wait longer. */
+  maxTimeout: 2_147_483_647,
   /** Longest Retry-After worth waiting for, milliseconds. */
   maxRetryAfter: 5_000,
   /** Conversion threads: pages convert in parallel up to this, and never on the event loop. */
@@ -594,6 +607,67 @@ function positiveInt(name: string, value: number, min = 1): number {
   return value;
 }
 
+/** A deadline in ms, from 1 to what Node's timers can wait; a longer one would fire at once. */
+export function checkTimeout(timeout: number, name = "timeout"): number {
+  if (!Number.isFinite(timeout) || timeout < 1 || timeout > LIMITS.maxTimeout) {
+    throw new RangeError(`${name} must be from 1 to ${LIMITS.maxTimeout} ms, got ${timeout}`);
+  }
+  return timeout;
+}
+
+/** A header name: an RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value webfetch sends: tab, space and printable ASCII, so no line can be injected. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Headers the transport owns: the connection and the message framing are never the caller's. */
+const TRANSPORT_HEADERS = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "content-length",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+]);
+
+/**
+ * Checks one request header a caller supplies; returns its value. A header HTTP cannot carry,
+ * or one the transport owns, is INVALID_INPUT before any connection. `field` names the option.
+ */
+export function checkHeader(
+  name: string,
+  value: unknown,
+  field = `header ${JSON.stringify(name)}`,
+): string {
+  const problem =
+    typeof name !== "string" || !HEADER_NAME.test(name)
+      ? "is not a valid header name"
+      : TRANSPORT_HEADERS.has(name.toLowerCase())
+        ? "is set by the transport, not by the caller"
+        : typeof value !== "string"
+          ? "must be a string"
+          : !HEADER_VALUE.test(value)
+            ? "may hold only printable ASCII characters (no CR, LF or other control characters)"
+            : undefined;
+  if (problem) {
+    throw new WebFetchError("INVALID_INPUT", `${field} ${problem}`, { retryable: false });
+  }
+  return value as string;
+}
+
+/** Checks every header of a call's `headers` option. */
+export function checkHeaders(headers: unknown): void {
+  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) {
+    throw new WebFetchError("INVALID_INPUT", "headers must be an object of names to values", {
+      retryable: false,
+    });
+  }
+  for (const [name, value] of Object.entries(headers)) checkHeader(name, value);
+}
+
 /** The product token of a User-Agent (`webfetch/1.0 (...)` → `webfetch`), for robots.txt. */
 export function productToken(userAgent: string): string {
   const token = /^[A-Za-z0-9_-]+/.exec(userAgent.trim())?.[0];
@@ -602,8 +676,19 @@ export function productToken(userAgent: string): string {
 
 /** The render modes, for validation. */
 export const RENDER_MODES = ["never", "auto", "always"] as const satisfies readonly RenderMode[];
+/** The values of each enumerated option, for validation and for the CLI's choices. */
+export const OUTPUT_FORMATS = ["markdown", "text"] as const satisfies readonly OutputFormat[];
+export const EXTRACT_MODES = ["main", "full"] as const satisfies readonly ExtractMode[];
+export const REDIRECT_POLICIES = [
+  "follow",
+  "same-host",
+  "same-site",
+] as const satisfies readonly RedirectPolicy[];
+export const ROBOTS_POLICIES = ["respect", "ignore"] as const satisfies readonly RobotsPolicy[];
+export const LOCALES = ["en", "ja"] as const satisfies readonly Locale[];
 
-function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
+/** Throws RangeError unless `value` is one of `allowed`. */
+export function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
   if (!allowed.includes(value)) {
     throw new RangeError(`${name} must be one of ${allowed.join(", ")}, got ${String(value)}`);
   }
@@ -614,22 +699,22 @@ function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]):
 export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
   const merged = { ...DEFAULTS, ...stripUndefined(options) };
   const resolved: ResolvedOptions = {
-    userAgent: merged.userAgent,
+    userAgent: checkHeader("user-agent", merged.userAgent, "userAgent"),
     productToken: productToken(merged.userAgent),
-    timeout: positiveInt("timeout", merged.timeout),
+    timeout: checkTimeout(positiveInt("timeout", merged.timeout)),
     maxBytes: positiveInt("maxBytes", merged.maxBytes),
     maxRedirects: positiveInt("maxRedirects", merged.maxRedirects, 0),
-    redirects: merged.redirects,
-    robots: merged.robots,
-    network: merged.network,
+    redirects: oneOf("redirects", merged.redirects, REDIRECT_POLICIES),
+    robots: oneOf("robots", merged.robots, ROBOTS_POLICIES),
+    network: oneOf("network", merged.network, ["enabled", "none"]),
     allowPrivateNetwork: merged.allowPrivateNetwork,
     allowAddresses: merged.allowAddresses,
     allowedDomains: merged.allowedDomains.map(normalizeDomain),
     blockedDomains: merged.blockedDomains.map(normalizeDomain),
     maxLength: positiveInt("maxLength", merged.maxLength),
-    format: merged.format,
-    extract: merged.extract,
-    locale: merged.locale,
+    format: oneOf("format", merged.format, OUTPUT_FORMATS),
+    extract: oneOf("extract", merged.extract, EXTRACT_MODES),
+    locale: oneOf("locale", merged.locale, LOCALES),
     ...(options.saveDir === undefined ? {} : { saveDir: options.saveDir }),
     cacheTtl: positiveInt("cacheTtl", merged.cacheTtl, 0),
     cacheMaxBytes: positiveInt("cacheMaxBytes", merged.cacheMaxBytes),
@@ -713,9 +798,15 @@ const LLM_LIMITS = [
   "agentTimeout",
 ] as const;
 
+/** The model settings that are deadlines, bounded like every timer. */
+const LLM_TIMEOUTS: ReadonlySet<string> = new Set(["timeout", "agentTimeout"]);
+
 function limits(settings: LlmSettings): Pick<ResolvedLlm, (typeof LLM_LIMITS)[number]> {
   return Object.fromEntries(
-    LLM_LIMITS.map((key) => [key, positiveInt(`llm.${key}`, settings[key] ?? LLM_DEFAULTS[key])]),
+    LLM_LIMITS.map((key) => {
+      const value = positiveInt(`llm.${key}`, settings[key] ?? LLM_DEFAULTS[key]);
+      return [key, LLM_TIMEOUTS.has(key) ? checkTimeout(value, `llm.${key}`) : value];
+    }),
   ) as Pick<ResolvedLlm, (typeof LLM_LIMITS)[number]>;
 }
 

@@ -15,21 +15,29 @@ import { Fetcher, firstHeader, type RawResponse } from "./fetch/fetcher.js";
 import { fetchRemote } from "./fetch/remote.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
 import { type ChatModel, loadModel } from "./llm/model.js";
-import { createLogger, type Logger } from "./log.js";
+import { createLogger, type Logger, silentLogger } from "./log.js";
 import { redirectAllowed } from "./net/domains.js";
 import { Semaphore } from "./net/semaphore.js";
 import { hasScheme, normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
 import {
   type ContextOptions,
+  checkTimeout as checkDeadline,
+  checkHeaders,
+  EXTRACT_MODES,
   type ExtractOptions,
   type FetchOptions,
   type GrepOptions,
   LIMITS,
+  OUTPUT_FORMATS,
+  oneOf,
   optionConflict,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
   type ReadOptions,
   type RedirectPolicy,
   type RenderMode,
   type ResolvedOptions,
+  ROBOTS_POLICIES,
   resolveOptions,
   SEARCH_DEFAULTS,
   type SearchOptions,
@@ -115,6 +123,8 @@ export interface WebFetch {
   model(): Promise<ChatModel | undefined>;
   /** The resolved instance options. */
   readonly options: Readonly<ResolvedOptions>;
+  /** Where the instance logs (the `logger` option); tools made from it log there too. */
+  readonly logger: Logger;
   /** Closes pooled connections and the cache store. */
   close(): Promise<void>;
 }
@@ -130,7 +140,8 @@ export interface WebFetch {
 export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const resolved = resolveOptions(options);
   const instance = options;
-  const logger: Logger = options.logger ?? createLogger();
+  const logger: Logger =
+    options.logger === false ? silentLogger : (options.logger ?? createLogger());
   /** The built-in store the options name, unless the caller gave one (or none). */
   const opened =
     options.cache === undefined
@@ -545,13 +556,21 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
       // A cache hit that was saved before has its file already; fresh content is written anew.
       if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
-        kept.savedPath = await savePage(resolved.saveDir, {
-          id: kept.id,
-          finalUrl: page.finalUrl,
-          format: result.format,
-          content: page.content,
-        });
-        pages.remember(kept);
+        try {
+          kept.savedPath = await savePage(resolved.saveDir, {
+            id: kept.id,
+            finalUrl: page.finalUrl,
+            format: result.format,
+            content: page.content,
+          });
+          pages.remember(kept);
+        } catch (error) {
+          // A directory that cannot be written costs the file, never the page: the cache keeps it.
+          logger.warn(
+            { dir: resolved.saveDir, error: (error as Error).message },
+            "saveDir: could not write the full content",
+          );
+        }
       }
       if (kept.savedPath) result.savedPath = kept.savedPath;
       return result;
@@ -828,6 +847,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     context: buildContext,
     model: getModel,
     options: withoutSecrets(resolved),
+    logger,
     async close() {
       await fetcher.close();
       await providerAgent?.close();
@@ -869,6 +889,12 @@ function checkCallOptions(call: FetchOptions): void {
   if (call.via !== undefined && call.via !== "fetch" && call.via !== "tavily") {
     throw new RangeError(`via must be "fetch" or "tavily", got ${JSON.stringify(call.via)}`);
   }
+  if (call.format !== undefined) oneOf("format", call.format, OUTPUT_FORMATS);
+  if (call.extract !== undefined) oneOf("extract", call.extract, EXTRACT_MODES);
+  if (call.redirects !== undefined) oneOf("redirects", call.redirects, REDIRECT_POLICIES);
+  if (call.robots !== undefined) oneOf("robots", call.robots, ROBOTS_POLICIES);
+  if (call.render !== undefined) oneOf("render", call.render, RENDER_MODES);
+  if (call.headers !== undefined) checkHeaders(call.headers);
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }
@@ -904,9 +930,7 @@ function checkPrompt(prompt: unknown): void {
 }
 
 function checkTimeout(timeout: number | undefined): void {
-  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout < 1)) {
-    throw new RangeError(`timeout must be at least 1 ms, got ${timeout}`);
-  }
+  if (timeout !== undefined) checkDeadline(timeout);
 }
 
 /** The options that change how the network is used, not what the content is. */

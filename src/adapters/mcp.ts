@@ -19,7 +19,7 @@ export { createStdioTransport, type StdioTransportOptions } from "./mcp-stdio.js
 export interface McpServerOptions extends ToolsOptions {
   /** The instance the tools fetch with (shared by every server made from it). */
   web: WebFetch;
-  /** Where each call's timing goes. @default pino on stderr */
+  /** Where each call's timing goes. @default the instance's logger (`web.logger`) */
   logger?: ToolLogger;
 }
 

@@ -1,5 +1,7 @@
 /** What every CLI command shares: its streams, exit statuses, global flags and error output. */
 import { isWebFetchError } from "../errors.js";
+import type { ErrorInfo, ToolErrorCode } from "../tools/texts.js";
+import { type CliTexts, cliTexts } from "./texts.js";
 
 /** The streams and environment the CLI runs with. */
 export interface CliIO {
@@ -28,14 +30,26 @@ export interface GlobalFlags {
   endpointKind?: "webfetch" | "crawl4ai";
 }
 
+/**
+ * An error as `{code, message}`. A RangeError is a bad option value the library refused, so it
+ * is INVALID_INPUT like every other bad input; anything else unexpected is ERROR.
+ */
 export function errorJson(error: unknown): { code: string; message: string } {
   if (isWebFetchError(error)) return { code: error.code, message: error.message };
+  if (error instanceof RangeError) return { code: "INVALID_INPUT", message: error.message };
   return { code: "ERROR", message: error instanceof Error ? error.message : String(error) };
 }
 
-export function errorLine(error: unknown, url?: string): string {
+/** The line on stderr for an error: `webfetch: [url: ]CODE: message`, the message in `texts`. */
+export function errorLine(error: unknown, url?: string, texts: CliTexts = cliTexts("en")): string {
   const { code, message } = errorJson(error);
-  return `webfetch: ${url ? `${url}: ` : ""}${code}: ${message}\n`;
+  const location = isWebFetchError(error) ? error.location : undefined;
+  const info: ErrorInfo = {
+    code: (code === "ERROR" ? "INTERNAL_ERROR" : code) as ToolErrorCode,
+    message,
+    ...(location ? { location } : {}),
+  };
+  return `webfetch: ${url ? `${url}: ` : ""}${code}: ${texts.errorMessage(info)}\n`;
 }
 
 export function withNewline(text: string): string {

@@ -4,9 +4,17 @@
  */
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { loadConfig } from "../config/load.js";
 import { convertHtml } from "../convert/html.js";
-import { isWebFetchError, WebFetchError } from "../errors.js";
-import { type FetchOptions, LIMITS, optionConflict, SERVER_DEFAULTS } from "../options.js";
+import { WebFetchError } from "../errors.js";
+import {
+  type FetchOptions,
+  LIMITS,
+  LOCALES,
+  type Locale,
+  optionConflict,
+  SERVER_DEFAULTS,
+} from "../options.js";
 import type { FetchResult } from "../result.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import { VERSION } from "../version.js";
@@ -25,6 +33,7 @@ import { mcpCommand } from "./mcp.js";
 import { type ContextFlags, contextCommand, type SearchFlags, searchCommand } from "./search.js";
 import { type ServeFlags, serveCommand } from "./serve.js";
 import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+import { type CliTexts, cliTexts } from "./texts.js";
 import { type ToolsFlags, toolsCommand } from "./tools.js";
 
 export type { CliIO } from "./io.js";
@@ -41,37 +50,42 @@ interface FetchFlags extends CallFlags {
   render?: "never" | "auto" | "always";
 }
 
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new InvalidArgumentError(`must be an integer >= ${min}`);
-    return n;
+/** Parsers of flag values: a value out of range is a usage error naming the range. */
+function parsers(t: CliTexts) {
+  /** Longest deadline a flag may give, in whole seconds. */
+  const maxSeconds = Math.floor(LIMITS.maxTimeout / 1000);
+  return {
+    integer: (min: number) => (value: string) => {
+      const n = Number(value);
+      if (value.trim() === "" || !Number.isInteger(n) || n < min)
+        throw new InvalidArgumentError(t.reasons.integerFrom(min));
+      return n;
+    },
+    between: (min: number, max: number) => (value: string) => {
+      const n = Number(value);
+      if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max)
+        throw new InvalidArgumentError(t.reasons.integerBetween(min, max));
+      return n;
+    },
+    seconds: (value: string) => {
+      const n = Number(value);
+      // Below a millisecond the deadline would round to nothing; past the ceiling a timer fires at once.
+      if (!Number.isFinite(n) || n < 0.001 || n > maxSeconds)
+        throw new InvalidArgumentError(t.reasons.seconds(maxSeconds));
+      return n;
+    },
+    nonNegativeSeconds: (value: string) => {
+      const n = Number(value);
+      if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+        throw new InvalidArgumentError(t.reasons.nonNegativeSeconds);
+      return n;
+    },
+    httpUrl: (value: string) => {
+      if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+        throw new InvalidArgumentError(t.reasons.httpUrl);
+      return value;
+    },
   };
-}
-
-function between(min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
-    return n;
-  };
-}
-
-function seconds(value: string): number {
-  const n = Number(value);
-  // Below a millisecond the deadline would round to nothing.
-  if (!Number.isFinite(n) || n < 0.001)
-    throw new InvalidArgumentError("must be a positive number of seconds");
-  return n;
-}
-
-function nonNegativeSeconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new InvalidArgumentError("must be a number of seconds >= 0");
-  return n;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -88,6 +102,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const env = io.env ?? process.env;
   let status: number = EXIT.ok;
   let jsonErrors = argv.includes("--json");
+  const t = cliTexts(cliLocale(argv, io, env));
+  const { integer, between, seconds, nonNegativeSeconds, httpUrl } = parsers(t);
 
   /** A command's action: its flags merged with the global ones, its operands, its status. */
   const action =
@@ -112,7 +128,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       "open a hole in the address guard (repeatable; also WEBFETCH_ALLOW_ADDRESSES, comma-separated)",
       collect,
     )
-    .addOption(new Option("--locale <locale>", "language of messages").choices(["en", "ja"]))
+    .addOption(
+      new Option(
+        "--locale <locale>",
+        "language of messages, error lines and layouts (default: the configuration's, else en)",
+      ).choices(LOCALES),
+    )
     .option("--endpoint <url>", "remote mode: fetch through this webfetch or Crawl4AI service")
     .addOption(
       new Option("--endpoint-kind <kind>", "how to talk to --endpoint (default crawl4ai)").choices([
@@ -126,8 +147,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`${t.usage(s.trimEnd().replace(/^error: /, ""))}\n`),
     })
-    .showHelpAfterError("(run webfetch --help for usage)");
+    .showHelpAfterError(t.helpHint);
 
   program
     .command("fetch", { isDefault: true })
@@ -157,13 +179,17 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         "same-site",
       ]),
     )
-    .option("--max-redirects <n>", "redirect hops before giving up (default 5)", integer(0))
+    .option(
+      "--max-redirects <n>",
+      `redirect hops before giving up, 0 to ${LIMITS.maxRedirectsCeiling} (default 5)`,
+      between(0, LIMITS.maxRedirectsCeiling),
+    )
     .option("--ignore-robots", "do not obey robots.txt for this call")
-    .option("--user-agent <s>", "User-Agent header")
+    .option("--user-agent <s>", "User-Agent header (printable ASCII)")
     .addOption(
       new Option("--render <mode>", "JavaScript rendering").choices(["never", "auto", "always"]),
     )
-    .action(action<FetchFlags>((flags, urls) => fetchCommand(urls, flags, io, env)));
+    .action(action<FetchFlags>((flags, urls) => fetchCommand(urls, flags, io, env, t)));
 
   program
     .command("extract")
@@ -270,7 +296,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .command("convert")
     .description("convert HTML you already have (a file, or - for stdin) to Markdown")
     .argument("<file>", "an HTML file, or - for standard input")
-    .option("--url <url>", "base URL for relative links")
+    .option("--url <url>", "base URL for relative links (http or https)", httpUrl)
     .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
     .option("--full", "the whole page, not only the main content")
     .action(async (file: string, _flags: unknown, command: Command) => {
@@ -300,8 +326,36 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       }
       return EXIT.usage;
     }
-    return reportError(error, jsonErrors, io);
+    return reportError(error, jsonErrors, io, t);
   }
+}
+
+/**
+ * The language of the CLI's own lines: `--locale`, else `locale` in the configuration, else
+ * English. Read before the arguments are parsed, so usage errors follow it too; a
+ * configuration that cannot be read leaves English (its error is reported later).
+ */
+function cliLocale(argv: readonly string[], io: CliIO, env: NodeJS.ProcessEnv): Locale {
+  const flag = (name: string): string | undefined => {
+    let value: string | undefined;
+    argv.forEach((arg, i) => {
+      if (arg === name) value = argv[i + 1];
+      else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+    });
+    return value;
+  };
+  const given = flag("--locale");
+  if (given !== undefined) return isLocale(given) ? given : "en";
+  try {
+    const config = loadConfig({ path: flag("--config"), env, ...(io.cwd ? { cwd: io.cwd } : {}) });
+    return config.locale ?? "en";
+  } catch {
+    return "en";
+  }
+}
+
+function isLocale(value: string): value is Locale {
+  return (LOCALES as readonly string[]).includes(value);
 }
 
 async function fetchCommand(
@@ -309,6 +363,7 @@ async function fetchCommand(
   flags: FetchFlags,
   io: CliIO,
   env: NodeJS.ProcessEnv,
+  t: CliTexts,
 ): Promise<number> {
   const conflict = optionConflict(flags, {
     prompt: "--prompt",
@@ -342,12 +397,12 @@ async function fetchCommand(
       settled.forEach((s, i) => {
         if (s.status === "fulfilled") {
           // No model configured: say on stderr that these are passages, not an answer.
-          if (s.value.note) io.stderr.write(withNewline(`note: ${s.value.note}`));
+          if (s.value.note) io.stderr.write(withNewline(t.note(s.value.note)));
           // Why the content is thinner than the page: on stderr, so stdout stays the content.
-          for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(`warning: ${w}`));
+          for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(t.warning(w)));
           io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
         } else {
-          io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined));
+          io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
         }
       });
     }
@@ -355,7 +410,7 @@ async function fetchCommand(
     // One URL that failed for bad input is a usage error; a mix is a fetch failure.
     const only =
       settled.length === 1 && settled[0]?.status === "rejected" ? settled[0].reason : undefined;
-    return only && isWebFetchError(only) && USAGE_CODES.has(only.code) ? EXIT.usage : EXIT.failed;
+    return only !== undefined && USAGE_CODES.has(errorJson(only).code) ? EXIT.usage : EXIT.failed;
   } finally {
     await web.close();
   }
@@ -373,12 +428,12 @@ function section(result: FetchResult): string {
   return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content)}\n`;
 }
 
-function reportError(error: unknown, json: boolean, io: CliIO): number {
+function reportError(error: unknown, json: boolean, io: CliIO, t: CliTexts): number {
+  const { code } = errorJson(error);
   if (json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) })}\n`);
-  else io.stderr.write(errorLine(error));
-  if (isWebFetchError(error)) return USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
+  else io.stderr.write(errorLine(error, undefined, t));
   // Unexpected errors (a file that cannot be read) are failures, not usage.
-  return EXIT.failed;
+  return USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }
 
 async function readInput(file: string): Promise<string> {

@@ -9,6 +9,7 @@ import { WebFetchError } from "../errors.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { parseAddressRules } from "../net/allowlist.js";
 import {
+  checkHeader,
   type FetchOptions,
   resolveOptions,
   TOOL_IDS,
@@ -44,7 +45,8 @@ export function cliSetup(
     .filter(Boolean);
   const allow = [...(options.allowAddresses ?? []), ...fromEnv, ...(flags.allowAddress ?? [])];
   if (allow.length > 0) options.allowAddresses = allow;
-  if (flags.userAgent) options.userAgent = flags.userAgent;
+  if (flags.userAgent)
+    options.userAgent = checkHeader("user-agent", flags.userAgent, "--user-agent");
   if (flags.locale) options.locale = flags.locale;
   if (flags.endpoint) options.endpoint = flags.endpoint;
   if (flags.endpointKind) options.endpointKind = flags.endpointKind;

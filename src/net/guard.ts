@@ -112,18 +112,26 @@ export class AddressGuard {
   #resolveOnce(host: string): Promise<ReadonlyArray<{ address: string; family: number }>> {
     let pending = this.#pins.get(host);
     if (!pending) {
-      pending = this.#lookup(host).then(
-        (list) => list.map(({ address, family }) => ({ address, family })),
-        (error: unknown) => {
-          this.#pins.delete(host);
-          const code = (error as { code?: string }).code;
-          const reason =
-            code && NOT_FOUND.has(code) ? `getaddrinfo ${code} ${host}` : String(error);
-          throw new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, {
-            cause: error,
-          });
-        },
-      );
+      // Called inside a promise so a lookup that throws, or returns no promise, fails the same way.
+      pending = Promise.resolve()
+        .then(() => this.#lookup(host))
+        .then(
+          (list) => checkedAnswer(host, list),
+          (error: unknown) => {
+            const code = (error as { code?: unknown } | null | undefined)?.code;
+            const reason =
+              typeof code === "string" && NOT_FOUND.has(code)
+                ? `getaddrinfo ${code} ${host}`
+                : error instanceof Error
+                  ? error.message
+                  : String(error);
+            throw new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, {
+              cause: error,
+            });
+          },
+        );
+      // A failed answer is not pinned: the next connection asks again.
+      pending.catch(() => this.#pins.delete(host));
       this.#pins.set(host, pending);
     }
     return pending;
@@ -141,6 +149,45 @@ export class AddressGuard {
         (error: unknown) => callback(error as Error, null),
       );
     };
+  }
+}
+
+/**
+ * The addresses of a lookup's answer, each an IP literal of the family it claims. An injected
+ * lookup is code of the caller's: an answer that is not a list of addresses is a failed DNS
+ * answer (CONNECT_FAILED, not retried), never a TypeError from deep inside the guard.
+ */
+function checkedAnswer(
+  host: string,
+  list: unknown,
+): ReadonlyArray<{ address: string; family: number }> {
+  const bad = (why: string) =>
+    new WebFetchError("CONNECT_FAILED", `Failed to connect: the lookup of ${host} ${why}`, {
+      retryable: false,
+    });
+  if (!Array.isArray(list)) throw bad("did not return a list of addresses");
+  return list.map((entry: unknown) => {
+    const { address, family } = (entry ?? {}) as { address?: unknown; family?: unknown };
+    const actual = typeof address === "string" ? isIP(address) : 0;
+    if (actual === 0) throw bad(`returned ${describe(entry)}, not an IP address`);
+    if (family !== actual) {
+      throw bad(`returned ${address} as IPv${String(family)}, but it is an IPv${actual} address`);
+    }
+    return { address: address as string, family: actual };
+  });
+}
+
+/** A short, printable description of a value a lookup returned. */
+function describe(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : safeJson(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 

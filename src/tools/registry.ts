@@ -3,7 +3,6 @@
  * out entirely, names prefixed or renamed, each tool bound to the webfetch instance and its
  * language. MCP, the adapters and `webfetch tools` all start from `createTools()`.
  */
-import { createLogger } from "../log.js";
 import { TOOL_DEFAULTS, type ToolId, type ToolsOptions } from "../options.js";
 import type { WebFetch } from "../webfetch.js";
 import { BUILTIN_TOOLS } from "./catalog.js";
@@ -17,7 +16,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export interface CreateToolsOptions extends ToolsOptions {
   /** The instance the tools fetch with; its `locale` chooses the tools' language. */
   web: WebFetch;
-  /** Where each call's timing goes. @default pino on stderr */
+  /** Where each call's timing goes. @default the instance's logger (`web.logger`) */
   logger?: ToolLogger;
   /** The specs to build. @default every built-in tool */
   specs?: readonly ToolSpec[];
@@ -33,7 +32,7 @@ export interface CreateToolsOptions extends ToolsOptions {
 export function createTools(options: CreateToolsOptions): Tool[] {
   const { web } = options;
   const texts = textsFor(web.options.locale);
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? web.logger;
   const specs = (options.specs ?? BUILTIN_TOOLS).filter(
     (spec) =>
       (options.tools?.[spec.id]?.enabled ?? TOOL_DEFAULTS.enabled) &&
