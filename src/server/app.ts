@@ -9,7 +9,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isWebFetchError } from "../errors.js";
 import { wholePage } from "../llm/filter.js";
-import { type Logger, silentLogger } from "../log.js";
+import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
 import { SERVER_DEFAULTS, type ServerLimits, type ToolId, type ToolsOptions } from "../options.js";
 import { createTools } from "../tools/registry.js";
@@ -44,7 +44,7 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
    * the rate limit and the access log take that address instead of the proxy's. @default false
    */
   trustProxy?: boolean;
-  /** One access line per request, and the tools' timing lines. @default silent */
+  /** One access line per request, and the tools' timing lines. @default the instance's logger */
   logger?: Logger;
 }
 
@@ -68,7 +68,7 @@ const READER_TARGET = /^\/https?:\/\//i;
  */
 export function createApp(options: AppOptions): Hono {
   const { web } = options;
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? web.logger;
   const toolOptions = { ...options, logger };
   const tools = createTools(toolOptions);
   const byId = new Map<ToolId, Tool>(tools.map((tool) => [tool.id, tool]));
