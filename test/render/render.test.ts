@@ -2,16 +2,20 @@
  * JavaScript rendering in real Chromium (Debian's /usr/bin/chromium, which CI installs): a
  * single-page app whose content exists only after its script runs, the `auto` decision, the
  * page's own requests through the address guard (refused and counted when private), and the
- * fallback when there is no browser.
+ * fallback when there is no browser. The suites that start Chromium are skipped where it is
+ * missing (helpers/services.ts); the fallback runs everywhere.
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, DEFAULT_BROWSER_PATH } from "../../src/render/browser.js";
+import { BrowserPool } from "../../src/render/browser.js";
 import { looksLikeAppShell } from "../../src/render/shell.js";
 import { articleHtml } from "../helpers/fixture-server.js";
+import { chromiumPath, hasService } from "../helpers/services.js";
 import { failure, type TestWeb, testWeb } from "../helpers/web.js";
+
+const withChromium = hasService("chromium");
 
 const SPA = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading…</title></head>
 <body><div id="root"></div>
@@ -122,24 +126,21 @@ async function startSpaServer(): Promise<SpaServer> {
   };
 }
 
-describe("render", () => {
+describe.runIf(withChromium)("render", () => {
   let server: SpaServer;
   let t: TestWeb;
-  let noBrowser: TestWeb;
 
   beforeAll(async () => {
     server = await startSpaServer();
-    const options = {
+    t = testWeb(undefined, {
       names: { "internal.test": "192.168.1.20" },
       allowAddresses: [`127.0.0.1:${server.port}`],
-    };
-    t = testWeb(undefined, options);
-    noBrowser = testWeb(undefined, { ...options, browserPath: "/nonexistent/chromium" });
+      browserPath: chromiumPath(),
+    });
   });
 
   afterAll(async () => {
     await t.web.close();
-    await noBrowser.web.close();
     await server.close();
     // No socket was ever aimed outside loopback, by the page or by us.
     expect(t.recorder.refused).toEqual([]);
@@ -190,6 +191,7 @@ describe("render", () => {
     const capped = testWeb(undefined, {
       allowAddresses: [`127.0.0.1:${server.port}`],
       maxBytes: 1024 * 1024,
+      browserPath: chromiumPath(),
     });
     try {
       const page = await capped.web.fetch(server.url("/big"));
@@ -213,6 +215,25 @@ describe("render", () => {
     const next = await t.web.fetch(server.url("/spa"), { cache: false });
     expect(next.rendered).toBe(true);
   }, 40_000);
+});
+
+describe("render without Chromium", () => {
+  let server: SpaServer;
+  let noBrowser: TestWeb;
+
+  beforeAll(async () => {
+    server = await startSpaServer();
+    noBrowser = testWeb(undefined, {
+      allowAddresses: [`127.0.0.1:${server.port}`],
+      browserPath: "/nonexistent/chromium",
+    });
+  });
+
+  afterAll(async () => {
+    await noBrowser.web.close();
+    await server.close();
+    expect(noBrowser.recorder.refused).toEqual([]);
+  });
 
   it("without Chromium: auto falls back to the static result, always says how to install it", async () => {
     const page = await noBrowser.web.fetch(server.url("/spa"));
@@ -223,9 +244,9 @@ describe("render", () => {
   });
 });
 
-describe("BrowserPool", () => {
+describe.runIf(withChromium)("BrowserPool", () => {
   it("launches one browser, reuses it, and closes it", async () => {
-    const pool = new BrowserPool({ executablePath: DEFAULT_BROWSER_PATH });
+    const pool = new BrowserPool({ executablePath: chromiumPath() });
     const first = await pool.browser();
     const second = await pool.browser();
     expect(second).toBe(first);
