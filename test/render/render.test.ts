@@ -126,7 +126,8 @@ async function startSpaServer(): Promise<SpaServer> {
   };
 }
 
-describe.runIf(withChromium)("render", () => {
+// Starting Chromium and rendering take many times longer on a busy machine.
+describe.runIf(withChromium)("render", { timeout: 120_000 }, () => {
   let server: SpaServer;
   let t: TestWeb;
 
@@ -136,6 +137,7 @@ describe.runIf(withChromium)("render", () => {
       names: { "internal.test": "192.168.1.20" },
       allowAddresses: [`127.0.0.1:${server.port}`],
       browserPath: chromiumPath(),
+      timeout: 60_000,
     });
   });
 
@@ -157,7 +159,7 @@ describe.runIf(withChromium)("render", () => {
     expect(server.hits.get("/api/article.json")).toBe(1);
     // The document itself was fetched once, by us; the browser was served our copy.
     expect(server.hits.get("/spa")).toBe(1);
-  }, 60_000);
+  });
 
   it("never keeps the static result", async () => {
     const page = await t.web.fetch(server.url("/spa"), { render: "never" });
@@ -173,25 +175,26 @@ describe.runIf(withChromium)("render", () => {
     expect(rendered.rendered).toBe(true);
     expect(rendered.blockedRequests).toBe(0);
     expect(rendered.content).toContain("Paragraph 6 of the article about Static page");
-  }, 30_000);
+  });
 
   it("a browser reused between calls renders again after a cache bypass", async () => {
     const again = await t.web.fetch(server.url("/spa"), { cache: false });
     expect(again.rendered).toBe(true);
     expect(again.content).toContain("Paragraph 1 exists only after the script ran.");
-  }, 30_000);
+  });
 
   it("a page that never goes quiet is read once its text settles, inside the deadline", async () => {
     const page = await t.web.fetch(server.url("/poll"), { timeout: 8_000 });
     expect(page.rendered).toBe(true);
     expect(page.content).toContain("Live paragraph 6 is here");
-  }, 30_000);
+  });
 
   it("the page's requests share the byte cap: a body over it is refused, the page still renders", async () => {
     const capped = testWeb(undefined, {
       allowAddresses: [`127.0.0.1:${server.port}`],
       maxBytes: 1024 * 1024,
       browserPath: chromiumPath(),
+      timeout: 60_000,
     });
     try {
       const page = await capped.web.fetch(server.url("/big"));
@@ -202,7 +205,7 @@ describe.runIf(withChromium)("render", () => {
     } finally {
       await capped.web.close();
     }
-  }, 30_000);
+  });
 
   it("a page whose script never yields: auto keeps the static result, always fails clearly", async () => {
     const page = await t.web.fetch(server.url("/spin"), { timeout: 4_000 });
@@ -214,7 +217,7 @@ describe.runIf(withChromium)("render", () => {
     // The browser is still there for the next page.
     const next = await t.web.fetch(server.url("/spa"), { cache: false });
     expect(next.rendered).toBe(true);
-  }, 40_000);
+  });
 });
 
 describe("render without Chromium", () => {
@@ -244,7 +247,7 @@ describe("render without Chromium", () => {
   });
 });
 
-describe.runIf(withChromium)("BrowserPool", () => {
+describe.runIf(withChromium)("BrowserPool", { timeout: 120_000 }, () => {
   it("launches one browser, reuses it, and closes it", async () => {
     const pool = new BrowserPool({ executablePath: chromiumPath() });
     const first = await pool.browser();
@@ -254,7 +257,7 @@ describe.runIf(withChromium)("BrowserPool", () => {
     await pool.close();
     expect(first.isConnected()).toBe(false);
     await expect(pool.browser()).rejects.toMatchObject({ code: "RENDER_FAILED" });
-  }, 30_000);
+  });
 });
 
 describe("looksLikeAppShell", () => {
