@@ -72,7 +72,13 @@ export interface Request {
 /** The package's name, held in a variable so that compiling never needs its types. */
 const PACKAGE: string = "playwright-core";
 
-/** playwright-core's Chromium launcher; rejects when the package is not installed. */
+/**
+ * playwright-core's Chromium launcher; rejects when the package is not installed.
+ *
+ * @example
+ * const chromium = await loadChromium();
+ * const browser = await chromium.launch({ executablePath, args: [], headless: true, timeout: 30_000 });
+ */
 export async function loadChromium(): Promise<BrowserType> {
   const module = (await import(PACKAGE)) as { chromium: BrowserType };
   return module.chromium;
