@@ -15,8 +15,8 @@ import { spawnSync } from "node:child_process";
 import { access, chmod, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { WebFetchError } from "../errors.js";
+import { type Browser, type BrowserType, loadChromium } from "./playwright.js";
 
 /** Where Debian's package puts Chromium. */
 export const DEFAULT_BROWSER_PATH = "/usr/bin/chromium";
@@ -98,9 +98,9 @@ export class BrowserPool {
         { retryable: false },
       );
     }
-    let chromium: typeof import("playwright-core").chromium;
+    let chromium: BrowserType;
     try {
-      ({ chromium } = await import("playwright-core"));
+      chromium = await loadChromium();
     } catch (error) {
       throw new WebFetchError(
         "RENDER_FAILED",

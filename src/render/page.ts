@@ -5,11 +5,11 @@
  * navigation of its own) is answered by `fetch`, which goes through the address guard, the
  * domain lists, the deadline and the byte budget. Refused requests are counted.
  */
-import type { BrowserContext, Page, Route } from "playwright-core";
 import { isWebFetchError, WebFetchError } from "../errors.js";
 import type { Deadline } from "../fetch/deadline.js";
 import type { ResourceRequest, ResourceResponse } from "../fetch/fetcher.js";
 import { type BrowserPool, firstLine } from "./browser.js";
+import type { BrowserContext, Page, Route } from "./playwright.js";
 
 /** Resource types a text extraction never needs: not fetched at all. */
 const SKIPPED_TYPES = new Set(["image", "media", "font", "stylesheet", "manifest", "texttrack"]);

@@ -1,9 +1,6 @@
-import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/cache/memory.js";
 import { defaultCachePath, expandHome, openCacheStore } from "../../src/cache/open.js";
@@ -63,38 +60,5 @@ describe("openCacheStore", () => {
     expect(() => openCacheStore({ store: "nope" as "memory", maxBytes: 1 << 20 })).toThrow(
       /unknown cache store/,
     );
-  });
-});
-
-describe("a missing optional driver", () => {
-  it("is named with the command that installs it", async () => {
-    // The store modules, copied where no node_modules can be found.
-    const dir = await mkdtemp(join(tmpdir(), "webfetch-nodriver-"));
-    dirs.push(dir);
-    for (const file of ["codec.ts", "optional.ts", "store.ts", "sqlite.ts", "redis.ts"]) {
-      await copyFile(
-        fileURLToPath(new URL(`../../src/cache/${file}`, import.meta.url)),
-        join(dir, file),
-      );
-    }
-    await writeFile(join(dir, "package.json"), '{ "type": "module" }');
-    const script = `
-      const { SqliteStore } = await import(${JSON.stringify(join(dir, "sqlite.ts"))});
-      const { RedisStore } = await import(${JSON.stringify(join(dir, "redis.ts"))});
-      for (const open of [
-        () => new SqliteStore({ path: ${JSON.stringify(join(dir, "c.sqlite"))}, maxBytes: 1000 }),
-        () => new RedisStore({ url: "redis://127.0.0.1:1", maxBytes: 1000 }),
-      ]) {
-        try { open(); console.log("opened"); } catch (error) { console.log(error.message); }
-      }`;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script],
-      { cwd: fileURLToPath(new URL("../..", import.meta.url)) },
-    );
-    expect(stdout.trim().split("\n")).toEqual([
-      'cache.store "sqlite" needs the optional package better-sqlite3: npm install better-sqlite3',
-      'cache.store "redis" needs the optional package redis: npm install redis',
-    ]);
   });
 });

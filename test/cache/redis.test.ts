@@ -8,6 +8,7 @@ import { encodeEntry } from "../../src/cache/codec.js";
 import { RedisConnection, RedisStore } from "../../src/cache/redis.js";
 import { RedisOriginLimiter } from "../../src/cache/redis-limiter.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
+import { hasService } from "../helpers/services.js";
 import { entry, expectRoundTrip, runChild } from "./entries.js";
 
 /** A plain node-redis client, to look inside and to damage values. */
@@ -78,7 +79,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe("RedisStore", () => {
+describe.runIf(hasService("redis-server"))("RedisStore", () => {
   it("stores and reads entries back; delete removes them and their accounting", async () => {
     const p = prefix();
     const s = store(p);
@@ -264,7 +265,7 @@ async function settles(promise: Promise<unknown>, ms = 300): Promise<boolean> {
   ]);
 }
 
-describe("RedisOriginLimiter", () => {
+describe.runIf(hasService("redis-server"))("RedisOriginLimiter", () => {
   it("lets `limit` holders in; the next waits until one releases", async () => {
     const p = prefix();
     const l = limiter(p, 2);

@@ -229,7 +229,7 @@ describe("webfetch bin", () => {
       [bin, page("/article"), "--allow-address", `127.0.0.1:${server.port}`],
       {
         env: { PATH: process.env.PATH },
-        timeout: 15_000,
+        timeout: 50_000,
       },
     );
     expect(stdout).toContain("# Fixture Article");

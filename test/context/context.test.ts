@@ -54,7 +54,7 @@ function web(locale: "en" | "ja" = "en"): WebFetch {
   inner = createSearxngProvider({ baseUrl: api.url });
   let w = instances.get(locale);
   if (!w) {
-    const t = testWeb(server, { search: { provider: switching }, locale, timeout: 5_000 });
+    const t = testWeb(server, { search: { provider: switching }, locale });
     made.push(t);
     w = t.web;
     instances.set(locale, w);

@@ -1,18 +1,17 @@
 /**
  * A real redis-server for tests and benchmarks: a child process on 127.0.0.1 and a free port,
- * without persistence, in a temporary directory. Nothing is skipped when the binary is missing:
- * the suite fails and says what to install (CI installs Debian's redis-server).
+ * without persistence, in a temporary directory. Suites that need it run under
+ * `describe.runIf(hasService("redis-server"))` (helpers/services.ts), so a machine without it
+ * skips them and says what to install, and CI, which requires it, fails instead.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { redisServerPath } from "./services.js";
 
-/** Where Debian's package puts the server; REDIS_SERVER overrides. */
-const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 /** How long the server may take to answer its first PING, ms. */
 const START_TIMEOUT_MS = 10_000;
 
@@ -66,15 +65,16 @@ function pings(port: number): Promise<boolean> {
  * await redis.stop();
  */
 export async function startRedis(options: { port?: number } = {}): Promise<RedisServer> {
-  if (!existsSync(REDIS_SERVER)) {
+  const server = redisServerPath();
+  if (server === undefined) {
     throw new Error(
-      `redis-server not found at ${REDIS_SERVER}: install it (apt-get install redis-server) or set REDIS_SERVER`,
+      "redis-server not found: install it (apt-get install redis-server) or set REDIS_SERVER",
     );
   }
   const dir = await mkdtemp(join(tmpdir(), "webfetch-redis-"));
   const port = options.port ?? (await freePort());
   // biome-ignore format: one flag and its value per line
-  const child: ChildProcess = spawn(REDIS_SERVER, [
+  const child: ChildProcess = spawn(server, [
     "--port", String(port),
     "--bind", "127.0.0.1",
     "--save", "",

@@ -2,16 +2,20 @@
  * JavaScript rendering in real Chromium (Debian's /usr/bin/chromium, which CI installs): a
  * single-page app whose content exists only after its script runs, the `auto` decision, the
  * page's own requests through the address guard (refused and counted when private), and the
- * fallback when there is no browser.
+ * fallback when there is no browser. The suites that start Chromium are skipped where it is
+ * missing (helpers/services.ts); the fallback runs everywhere.
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, DEFAULT_BROWSER_PATH } from "../../src/render/browser.js";
+import { BrowserPool } from "../../src/render/browser.js";
 import { looksLikeAppShell } from "../../src/render/shell.js";
 import { articleHtml } from "../helpers/fixture-server.js";
+import { chromiumPath, hasService } from "../helpers/services.js";
 import { failure, type TestWeb, testWeb } from "../helpers/web.js";
+
+const withChromium = hasService("chromium");
 
 const SPA = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading…</title></head>
 <body><div id="root"></div>
@@ -122,24 +126,23 @@ async function startSpaServer(): Promise<SpaServer> {
   };
 }
 
-describe("render", () => {
+// Starting Chromium and rendering take many times longer on a busy machine.
+describe.runIf(withChromium)("render", { timeout: 120_000 }, () => {
   let server: SpaServer;
   let t: TestWeb;
-  let noBrowser: TestWeb;
 
   beforeAll(async () => {
     server = await startSpaServer();
-    const options = {
+    t = testWeb(undefined, {
       names: { "internal.test": "192.168.1.20" },
       allowAddresses: [`127.0.0.1:${server.port}`],
-    };
-    t = testWeb(undefined, options);
-    noBrowser = testWeb(undefined, { ...options, browserPath: "/nonexistent/chromium" });
+      browserPath: chromiumPath(),
+      timeout: 60_000,
+    });
   });
 
   afterAll(async () => {
     await t.web.close();
-    await noBrowser.web.close();
     await server.close();
     // No socket was ever aimed outside loopback, by the page or by us.
     expect(t.recorder.refused).toEqual([]);
@@ -156,7 +159,7 @@ describe("render", () => {
     expect(server.hits.get("/api/article.json")).toBe(1);
     // The document itself was fetched once, by us; the browser was served our copy.
     expect(server.hits.get("/spa")).toBe(1);
-  }, 60_000);
+  });
 
   it("never keeps the static result", async () => {
     const page = await t.web.fetch(server.url("/spa"), { render: "never" });
@@ -172,24 +175,26 @@ describe("render", () => {
     expect(rendered.rendered).toBe(true);
     expect(rendered.blockedRequests).toBe(0);
     expect(rendered.content).toContain("Paragraph 6 of the article about Static page");
-  }, 30_000);
+  });
 
   it("a browser reused between calls renders again after a cache bypass", async () => {
     const again = await t.web.fetch(server.url("/spa"), { cache: false });
     expect(again.rendered).toBe(true);
     expect(again.content).toContain("Paragraph 1 exists only after the script ran.");
-  }, 30_000);
+  });
 
   it("a page that never goes quiet is read once its text settles, inside the deadline", async () => {
     const page = await t.web.fetch(server.url("/poll"), { timeout: 8_000 });
     expect(page.rendered).toBe(true);
     expect(page.content).toContain("Live paragraph 6 is here");
-  }, 30_000);
+  });
 
   it("the page's requests share the byte cap: a body over it is refused, the page still renders", async () => {
     const capped = testWeb(undefined, {
       allowAddresses: [`127.0.0.1:${server.port}`],
       maxBytes: 1024 * 1024,
+      browserPath: chromiumPath(),
+      timeout: 60_000,
     });
     try {
       const page = await capped.web.fetch(server.url("/big"));
@@ -200,7 +205,7 @@ describe("render", () => {
     } finally {
       await capped.web.close();
     }
-  }, 30_000);
+  });
 
   it("a page whose script never yields: auto keeps the static result, always fails clearly", async () => {
     const page = await t.web.fetch(server.url("/spin"), { timeout: 4_000 });
@@ -212,7 +217,26 @@ describe("render", () => {
     // The browser is still there for the next page.
     const next = await t.web.fetch(server.url("/spa"), { cache: false });
     expect(next.rendered).toBe(true);
-  }, 40_000);
+  });
+});
+
+describe("render without Chromium", () => {
+  let server: SpaServer;
+  let noBrowser: TestWeb;
+
+  beforeAll(async () => {
+    server = await startSpaServer();
+    noBrowser = testWeb(undefined, {
+      allowAddresses: [`127.0.0.1:${server.port}`],
+      browserPath: "/nonexistent/chromium",
+    });
+  });
+
+  afterAll(async () => {
+    await noBrowser.web.close();
+    await server.close();
+    expect(noBrowser.recorder.refused).toEqual([]);
+  });
 
   it("without Chromium: auto falls back to the static result, always says how to install it", async () => {
     const page = await noBrowser.web.fetch(server.url("/spa"));
@@ -223,9 +247,9 @@ describe("render", () => {
   });
 });
 
-describe("BrowserPool", () => {
+describe.runIf(withChromium)("BrowserPool", { timeout: 120_000 }, () => {
   it("launches one browser, reuses it, and closes it", async () => {
-    const pool = new BrowserPool({ executablePath: DEFAULT_BROWSER_PATH });
+    const pool = new BrowserPool({ executablePath: chromiumPath() });
     const first = await pool.browser();
     const second = await pool.browser();
     expect(second).toBe(first);
@@ -233,7 +257,7 @@ describe("BrowserPool", () => {
     await pool.close();
     expect(first.isConnected()).toBe(false);
     await expect(pool.browser()).rejects.toMatchObject({ code: "RENDER_FAILED" });
-  }, 30_000);
+  });
 });
 
 describe("looksLikeAppShell", () => {
