@@ -40,7 +40,8 @@ interface Truth {
   title: string;
   author: string;
   date: string;
-  text: string;
+  /** The reference text; undefined where the data set has none (scored by snippets only). */
+  text: string | undefined;
   markdown: string;
   with: string[];
   without: string[];
@@ -54,9 +55,12 @@ const TYPES = [
   "listing",
   "documentation",
   "service",
+  // articles-dev's pages that are not articles.
+  "other",
 ] as const;
 
-export const isHeldOut = (id: string) => Number(id) % 5 === 0;
+/** The held-out fifth: every page whose file id's number is a multiple of 5 (`0045`, `t105`). */
+export const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
 
 // ---- arguments ----
 const args = process.argv.slice(2);
@@ -107,7 +111,7 @@ for (const file of readdirSync(join(dataDir, "ground-truth")).sort()) {
     title: gt.title ?? "",
     author: gt.author ?? "",
     date: gt.publish_date ?? "",
-    text: gt.main_content ?? "",
+    text: typeof gt.main_content === "string" ? gt.main_content : undefined,
     markdown: gt.main_content_markdown ?? "",
     with: gt.with ?? [],
     without: gt.without ?? [],
@@ -164,7 +168,8 @@ for (const system of systems) {
 // ---- scoring ----
 interface Scored {
   truth: Truth;
-  text: Prf;
+  /** Against the reference text, where there is one. */
+  text?: Prf;
   markdown?: Prf;
   with?: number;
   without?: number;
@@ -180,9 +185,12 @@ function score(run: Run): Scored[] {
   return truths.map((truth) => {
     const p = run.predictions.get(truth.id);
     const text = p?.text ?? "";
-    const scored: Scored = { truth, text: scorePage(text, truth.text) };
-    if (p?.markdown !== undefined)
-      scored.markdown = scorePage(stripMarkdown(p.markdown), truth.text);
+    const scored: Scored = { truth };
+    if (truth.text !== undefined) {
+      scored.text = scorePage(text, truth.text);
+      if (p?.markdown !== undefined)
+        scored.markdown = scorePage(stripMarkdown(p.markdown), truth.text);
+    }
     const w = snippetRate(text, truth.with);
     const wo = snippetRate(text, truth.without);
     if (w !== undefined) scored.with = w;
@@ -199,13 +207,19 @@ const header = ["", ...systems];
 const add = (label: string, f: (system: SystemName, s: Scored[], run: Run) => string) =>
   rows.push([label, ...systems.map((sys) => f(sys, scores.get(sys)!, runs.get(sys)!))]);
 const subset = (s: Scored[], keep: (x: Scored) => boolean) => s.filter(keep);
-const f1Of = (s: Scored[]) => f3(mean(s.map((x) => x.text.f1)));
+/** A measure of the pages that have a reference text. */
+const ofText = (s: Scored[], f: (x: Prf) => number) =>
+  mean(s.flatMap((x) => (x.text ? [f(x.text)] : [])));
+const f1Of = (s: Scored[]) => f3(ofText(s, (x) => x.f1));
+const withText = truths.filter((t) => t.text !== undefined).length;
+const snippets = (s: Scored[], key: "with" | "without") =>
+  pc(mean(s.flatMap((x) => (x[key] === undefined ? [] : [x[key]]))));
 
-add(`F1 (${truths.length} pages)`, (_y, s) => f1Of(s));
-add("  precision", (_y, s) => f3(mean(s.map((x) => x.text.p))));
-add("  recall", (_y, s) => f3(mean(s.map((x) => x.text.r))));
+add(`F1 (${withText} of ${truths.length} pages have a reference text)`, (_y, s) => f1Of(s));
+add("  precision", (_y, s) => f3(ofText(s, (x) => x.p)));
+add("  recall", (_y, s) => f3(ofText(s, (x) => x.r)));
 add("  F1, Markdown stripped", (_y, s) =>
-  s[0]?.markdown ? f3(mean(s.map((x) => x.markdown?.f1 ?? 0))) : "–",
+  s.some((x) => x.markdown) ? f3(mean(s.flatMap((x) => (x.markdown ? [x.markdown.f1] : [])))) : "–",
 );
 add("  `with` found (higher is better)", (_y, s) =>
   pc(mean(s.flatMap((x) => (x.with === undefined ? [] : [x.with])))),
@@ -221,7 +235,17 @@ const tuneN = truths.filter((t) => !isHeldOut(t.id)).length;
 const heldN = truths.length - tuneN;
 if (tuneN > 0 && heldN > 0) {
   add(`F1 tuning part (${tuneN})`, (_y, s) => f1Of(subset(s, (x) => !isHeldOut(x.truth.id))));
+  add("  tuning part `with` / `without`", (_y, s) => {
+    const tune = subset(s, (x) => !isHeldOut(x.truth.id));
+    return `${snippets(tune, "with")} / ${snippets(tune, "without")}`;
+  });
   add(`F1 held-out fifth (${heldN})`, (_y, s) => f1Of(subset(s, (x) => isHeldOut(x.truth.id))));
+  add("  held-out `with`", (_y, s) =>
+    snippets(
+      subset(s, (x) => isHeldOut(x.truth.id)),
+      "with",
+    ),
+  );
   add("  held-out `without`", (_y, s) =>
     pc(
       mean(
@@ -296,11 +320,14 @@ if (worst > 0 && scores.has("webfetch")) {
   const list = scores
     .get("webfetch")!
     .filter((x) => !isHeldOut(x.truth.id))
-    .sort((a, b) => a.text.f1 - b.text.f1)
+    // Pages with a reference text by F1; snippet-only pages by their snippets' score.
+    .map((x) => ({ x, rank: x.text ? x.text.f1 : (x.with ?? 1) - (x.without ?? 0) }))
+    .sort((a, b) => a.rank - b.rank)
     .slice(0, worst);
-  for (const x of list) {
-    console.log(
-      `  ${x.truth.id} ${x.truth.type.padEnd(13)} F1 ${f3(x.text.f1)} P ${f3(x.text.p)} R ${f3(x.text.r)}  ${x.truth.url}`,
-    );
+  for (const { x } of list) {
+    const measure = x.text
+      ? `F1 ${f3(x.text.f1)} P ${f3(x.text.p)} R ${f3(x.text.r)}`
+      : `with ${pc(x.with ?? Number.NaN)} without ${pc(x.without ?? Number.NaN)}`;
+    console.log(`  ${x.truth.id} ${x.truth.type.padEnd(13)} ${measure}  ${x.truth.url}`);
   }
 }
