@@ -228,7 +228,7 @@ add("  `without` found (lower is better)", (_y, s) =>
   pc(mean(s.flatMap((x) => (x.without === undefined ? [] : [x.without])))),
 );
 for (const type of TYPES) {
-  const n = truths.filter((t) => t.type === type).length;
+  const n = truths.filter((t) => t.type === type && t.text !== undefined).length;
   if (n > 0) add(`  F1 ${type} (${n})`, (_y, s) => f1Of(subset(s, (x) => x.truth.type === type)));
 }
 const tuneN = truths.filter((t) => !isHeldOut(t.id)).length;
@@ -305,6 +305,7 @@ if (ours) {
       { headings: 0, items: 0, tables: 0, code: 0 },
     );
   const withMd = truths.filter((t) => t.markdown.trim() !== "");
+  if (withMd.length === 0) process.exit(0);
   const gt = sum(withMd.map((t) => structureOf(t.markdown)));
   const us = sum(withMd.map((t) => structureOf(ours.predictions.get(t.id)?.markdown ?? "")));
   console.log(
