@@ -282,7 +282,7 @@ function removeInvisible(body: DomElement): void {
       const tag = tagOf(node);
       if (tag === "noscript") {
         const text = textOf(node).trim();
-        if (text.length < NOSCRIPT_CONTENT_CHARS || isScriptNotice(text)) {
+        if (text.length < NOSCRIPT_CONTENT_CHARS || isScriptNotice(text) || isMarkupAsText(text)) {
           doomed.push(node);
           return false;
         }
@@ -462,6 +462,21 @@ function unwrap(el: DomElement): void {
 const SCRIPT_NOTICE = /\bjavascript\b/i;
 /** Longest such notice; a longer `<noscript>` mentioning JavaScript is a page's copy. */
 const MAX_SCRIPT_NOTICE_CHARS = 600;
+
+/** A tag written out as text (`<span class="x">`, `</div>`): markup escaped into a noscript. */
+const TAG_AS_TEXT = /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?>/gi;
+/** Share of a noscript's text in written-out tags past which it is markup, not a page. */
+const MARKUP_SHARE = 0.5;
+
+/**
+ * True for a noscript whose text is mostly tags written out: a widget's fallback markup that
+ * was escaped, which a reader would see as raw HTML, not as the page.
+ */
+function isMarkupAsText(text: string): boolean {
+  let tags = 0;
+  for (const match of text.matchAll(TAG_AS_TEXT)) tags += match[0].length;
+  return tags >= text.length * MARKUP_SHARE;
+}
 
 /** True for a noscript's "enable JavaScript" notice. */
 function isScriptNotice(text: string): boolean {

@@ -351,6 +351,17 @@ describe("extract: main", () => {
     expect(convertHtml(crawlerView).content).toContain("Reply is a sentence");
   });
 
+  it("drops a noscript whose text is escaped markup, and keeps one of prose that names a tag", () => {
+    const widget = `&lt;span id="reply-count" class="text-small mlm mrn"&gt;146&lt;span class="icon icon-bubble-round oversized"&gt;&lt;/span&gt;&lt;/span&gt;&lt;a class="reply-to-post reply-count hover-icon readonly-hide" href="#"&gt;Reply&lt;/a&gt;&lt;span class="js_like_count"&gt;36&lt;/span&gt;`;
+    const html = `<body><main><h1>Review</h1>${prose("Review", 4)}<noscript>${widget}</noscript>${prose("Verdict", 2)}</main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Verdict is a sentence");
+    expect(content).not.toContain("reply-count");
+
+    const guide = `<body><div id="app"></div><noscript><h1>Forms</h1>${prose("Form", 3)}<p>Wrap each field in &lt;label&gt; and group them in &lt;fieldset&gt;.</p></noscript></body>`;
+    expect(convertHtml(guide).content).toContain("group them in");
+  });
+
   it("drops photo captions and credits on articles, and keeps a quote's caption", () => {
     const html = `<body><article><h1>Trail gear</h1>${prose("Gear", 3)}
       <figure><img src="/a.jpg" alt="A tent at dawn"><figcaption>Credit: Jane Photographer</figcaption></figure>
