@@ -18,7 +18,7 @@ import {
 } from "../options.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
-import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapRequestError, requestOnce } from "./http.js";
+import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapBodyError, requestOnce } from "./http.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -339,7 +339,7 @@ export class Fetcher {
       );
     } catch (error) {
       if (error instanceof WebFetchError) throw error;
-      throw mapRequestError(error, deadline);
+      throw mapBodyError(error, deadline);
     }
   }
 

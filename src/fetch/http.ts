@@ -156,6 +156,30 @@ function isProtocolBreach(error: unknown, code: string | undefined): boolean {
   return false;
 }
 
+/** Undici's errors for a body that ended before its length or its last chunk. */
+const CUT_SHORT = new Set(["UND_ERR_RES_CONTENT_LENGTH_MISMATCH", "HPE_INVALID_EOF_STATE"]);
+
+/**
+ * Maps a failure while the body is read. A connection that closes before the body is complete
+ * (undici then reports the length or the chunking as broken) is a dropped connection, worth
+ * trying again, not a server breaking the protocol.
+ */
+export function mapBodyError(error: unknown, deadline: Deadline): Error {
+  const code = errorCode(error);
+  const cut =
+    (code !== undefined && CUT_SHORT.has(code)) ||
+    // The parser's end-of-stream error carries no code on some paths, only its reason.
+    (error instanceof Error && error.name === "HTTPParserError" && /EOF/i.test(error.message));
+  if (cut && !deadline.expired && !deadline.cancelled) {
+    return new WebFetchError(
+      "CONNECT_FAILED",
+      "Failed to connect: the connection closed before the body was complete",
+      { cause: error },
+    );
+  }
+  return mapRequestError(error, deadline);
+}
+
 /** Maps an undici/socket failure to the WebFetchError a caller can act on. */
 export function mapRequestError(error: unknown, deadline: Deadline): Error {
   const own = findWebFetchError(error);

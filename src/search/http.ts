@@ -105,11 +105,18 @@ async function send(req: ProviderRequest, options: ProviderHttpOptions): Promise
   } catch (error) {
     const mapped = mapRequestError(error, deadline);
     // A provider that cannot be reached is the provider's failure, named as such.
-    if (mapped instanceof WebFetchError && mapped.code === "CONNECT_FAILED") {
+    // So is a provider that breaks HTTP, or a request its settings (a key with a line break)
+    // cannot make: the caller can do nothing else about either.
+    if (
+      mapped instanceof WebFetchError &&
+      (mapped.code === "CONNECT_FAILED" ||
+        mapped.code === "PROTOCOL_ERROR" ||
+        mapped.code === "INVALID_INPUT")
+    ) {
       throw new WebFetchError(
         "PROVIDER_ERROR",
         `Could not reach ${options.name} at ${req.url.origin}: ${mapped.message.replace(/^Failed to connect: /, "")}`,
-        { cause: error, retryable: true },
+        { cause: error, retryable: mapped.code === "CONNECT_FAILED" },
       );
     }
     throw mapped;

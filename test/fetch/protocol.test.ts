@@ -24,6 +24,14 @@ const REPLIES: Record<string, string> = {
     "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
 };
 
+/** Bodies cut short by a server that closes the connection: a dropped connection, not a breach. */
+const CUT_SHORT: Record<string, string> = {
+  "/closed-before-length":
+    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: 100\r\n\r\n<p>hello",
+  "/closed-mid-chunks":
+    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+};
+
 let raw: Server;
 let t: TestWeb;
 beforeAll(async () => {
@@ -31,7 +39,9 @@ beforeAll(async () => {
     socket.on("error", () => {});
     socket.once("data", (data: Buffer) => {
       const path = data.toString("latin1").split(" ")[1] ?? "/";
-      socket.end(REPLIES[path] ?? "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+      socket.end(
+        REPLIES[path] ?? CUT_SHORT[path] ?? "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+      );
     });
   });
   raw.listen(0, "127.0.0.1");
@@ -58,6 +68,16 @@ describe("a reply that breaks HTTP is PROTOCOL_ERROR, not CONNECT_FAILED", () =>
   }
 });
 
+describe("a body cut short by a closed connection is CONNECT_FAILED, worth a retry", () => {
+  for (const path of Object.keys(CUT_SHORT)) {
+    it(path.slice(1), async () => {
+      const error = await failure(t.web.fetch(rawUrl(path)));
+      expect(error.code).toBe("CONNECT_FAILED");
+      expect(error.retryable).toBe(true);
+    });
+  }
+});
+
 const suite = fixtureSuite();
 
 describe("content codings", () => {
@@ -70,7 +90,7 @@ describe("content codings", () => {
   });
 
   it("refuses a coding it cannot read instead of returning its bytes as text", async () => {
-    const codings = ["compress", "x-unknown", "gzip, compress"];
+    const codings = ["compress", "x-compress", "gzip, compress"];
     if (typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress !== "function") {
       codings.push("zstd");
     }
@@ -82,9 +102,11 @@ describe("content codings", () => {
     }
   });
 
-  it("still reads identity and the codings it knows", async () => {
-    const page = await suite.t.web.fetch(suite.server.url("/coded?coding=identity"));
-    expect(page.content).toContain("plain body");
+  it("still reads identity, the codings it knows, and a token that names no coding", async () => {
+    for (const coding of ["identity", "none", "utf-8"]) {
+      const page = await suite.t.web.fetch(suite.server.url(`/coded?coding=${coding}`));
+      expect(page.content).toContain("plain body");
+    }
     expect((await suite.t.web.fetch(suite.server.url("/br"))).title).toBe("Brotli");
   });
 });
