@@ -16,6 +16,28 @@ function hasZstd(): boolean {
   return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === "function";
 }
 
+/**
+ * Real content codings we cannot decode: read as plain bytes, their body would be mojibake that
+ * looks like content. Other unknown tokens (`none`, `utf-8`, `binary` from misconfigured
+ * servers) pass the bytes through, as browsers do.
+ */
+const UNDECODABLE = new Set(
+  [
+    "compress",
+    "x-compress",
+    "zstd",
+    "dcb",
+    "dcz",
+    "aes128gcm",
+    "exi",
+    "pack200-gzip",
+    "bzip2",
+    "xz",
+    "lzma",
+    "sdch",
+  ].filter((token) => !DECODABLE.has(token)),
+);
+
 /** A decoder for one Content-Encoding token of DECODABLE. */
 function decoderFor(token: string, firstByte: number | undefined): Transform | undefined {
   const opts = { chunkSize: ZLIB_CHUNK };
@@ -104,7 +126,7 @@ export async function readBody(
     discardBody(body);
     throw tooLarge(maxBytes);
   }
-  const unknown = encodings.find((token) => !DECODABLE.has(token));
+  const unknown = encodings.find((token) => UNDECODABLE.has(token));
   if (unknown !== undefined) {
     discardBody(body);
     // Read as plain bytes, a coded body would come back as mojibake that looks like content.
