@@ -6,6 +6,8 @@ import { WebFetchError } from "../errors.js";
 
 /** How long past the deadline a waiting stage keeps the process alive for its timer to fire. */
 const HOLD_SLACK_MS = 100;
+/** Node's longest timer; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Deadline {
   readonly signal: AbortSignal;
@@ -57,7 +59,7 @@ export class Deadline {
       // The deadline's own timer does not keep Node alive; this one does, so a stage waiting on
       // work that holds no handle of its own still ends, with TIMEOUT, instead of the process
       // exiting silently under it.
-      const hold = setTimeout(() => {}, this.remaining() + HOLD_SLACK_MS);
+      const hold = setTimeout(() => {}, Math.min(this.remaining() + HOLD_SLACK_MS, MAX_TIMER_MS));
       const onAbort = () => {
         clearTimeout(hold);
         reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
@@ -99,6 +101,7 @@ export class Deadline {
    * script, and an unreferenced timer would let Node exit in the middle of it with no output.
    */
   sleep(ms: number): Promise<void> {
+    if (this.signal.aborted) return this.race(Promise.resolve());
     let timer: NodeJS.Timeout | undefined;
     const done = () => clearTimeout(timer);
     this.signal.addEventListener("abort", done, { once: true });
