@@ -16,6 +16,7 @@ export interface LimitHit {
 export type Warning =
   | ({ kind: "cut" } & LimitHit)
   | { kind: "not-rendered"; reason: string }
+  | { kind: "render-off" }
   | { kind: "no-passage"; query: string }
   | { kind: "prompt-start" }
   | { kind: "empty" };
@@ -55,6 +56,10 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? `このページは JavaScript で表示されるようですが、ブラウザで表示できませんでした（${warning.reason}）。スクリプトを実行しない HTML の内容を返しています。Chromium をインストールするか（apt-get install chromium）、fetch.browser_path を設定してください`
         : `The page seems to need JavaScript, but it could not be rendered (${warning.reason}); this is what its HTML holds without scripts. Install Chromium (apt-get install chromium) or set fetch.browser_path`;
+    case "render-off":
+      return ja
+        ? 'このページは JavaScript で表示されるようですが、render が "never" のためスクリプトを実行していません。render を "auto" にすると表示できます'
+        : 'The page seems to need JavaScript, but render is "never", so its scripts did not run; use render "auto" to render it';
     case "no-passage":
       return ja
         ? `ページのどの部分もクエリ「${warning.query}」に一致しませんでした。query なしで取得するとページ全体を読めます`

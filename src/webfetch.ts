@@ -64,6 +64,9 @@ import { shapeContent } from "./shape/truncate.js";
 import { inSpan, SPANS } from "./trace.js";
 import { limitWarnings, type Warning, warningText } from "./warnings.js";
 
+/** `notRendered` of an app shell fetched with rendering turned off. */
+const RENDER_OFF = "off";
+
 /** Characters of a render failure's reason kept for the result's warning. */
 const MAX_REASON_CHARS = 200;
 
@@ -277,13 +280,17 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       if ("notRendered" in rendered) {
         page.notRendered = rendered.notRendered;
       } else if (mode === "always" || rendered.content.length > converted.content.length) {
-        return store(key, { ...page, ...rendered, contentType: converted.contentType });
+        // The rendered document's own limits, not the static one's.
+        const { limits: _static, ...unlimited } = page;
+        return store(key, { ...unlimited, ...rendered, contentType: converted.contentType });
       }
     } else if (shell) {
-      page.notRendered = 'render is "never"';
+      page.notRendered = RENDER_OFF;
     }
-    const etag = firstHeader(raw.headers.etag);
-    const lastModified = firstHeader(raw.headers["last-modified"]);
+    // A page that could not be rendered is fetched again once stale, not revalidated: a 304
+    // would keep the unrendered copy (and its warning) after the browser becomes available.
+    const etag = page.notRendered ? undefined : firstHeader(raw.headers.etag);
+    const lastModified = page.notRendered ? undefined : firstHeader(raw.headers["last-modified"]);
     return store(key, {
       ...page,
       ...(etag ? { etag } : {}),
@@ -1083,7 +1090,8 @@ function pageWarnings(
   focus: { query: string; matched: number } | undefined,
 ): Warning[] {
   const warnings = limitWarnings(page.limits);
-  if (page.notRendered) warnings.push({ kind: "not-rendered", reason: page.notRendered });
+  if (page.notRendered === RENDER_OFF) warnings.push({ kind: "render-off" });
+  else if (page.notRendered) warnings.push({ kind: "not-rendered", reason: page.notRendered });
   if (page.content.trim() === "") {
     if (warnings.length === 0) warnings.push({ kind: "empty" });
   } else if (focus?.matched === 0) {

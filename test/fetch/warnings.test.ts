@@ -29,7 +29,8 @@ describe("a page that needs JavaScript, with no browser", () => {
       render: "never",
       cache: false,
     });
-    expect(page.warnings?.[0]).toContain('render is "never"');
+    expect(page.warnings?.[0]).toContain('render is "never", so its scripts did not run');
+    expect(page.warnings?.[0]).not.toContain("Install Chromium");
   });
 
   it("shows the warning in the tool's text (MCP, adapters) and in Japanese", async () => {
