@@ -18,6 +18,7 @@ export type Warning =
   | { kind: "not-rendered"; reason: string }
   | { kind: "render-off" }
   | { kind: "no-passage"; query: string }
+  | { kind: "no-room"; maxLength: number }
   | { kind: "prompt-start" }
   | { kind: "empty" };
 
@@ -64,6 +65,10 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? `ページのどの部分もクエリ「${warning.query}」に一致しませんでした。query なしで取得するとページ全体を読めます`
         : `No passage of the page matches the query "${warning.query}"; fetch without query to read the page`;
+    case "no-room":
+      return ja
+        ? `クエリに一致する部分はありますが、max_length（${count(warning.maxLength, locale)} 文字）に収まるものがありません。max_length を大きくしてください`
+        : `Passages match the query, but none fits in max_length (${count(warning.maxLength, locale)} characters); ask for more`;
     case "prompt-start":
       return ja
         ? "プロンプトに一致する部分がなかったため、ページの先頭を返しています"

@@ -559,29 +559,36 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   async function fetchPage(url: string, call: FetchOptions = {}): Promise<FetchResult> {
     checkCallOptions(call);
     if (call.prompt !== undefined) return promptPage(url, call, call.prompt.trim());
-    return withPage(url, call, async ({ page, cached, kept }, started) => {
-      const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
-      // A cache hit that was saved before has its file already; fresh content is written anew.
-      if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
-        try {
-          kept.savedPath = await savePage(resolved.saveDir, {
-            id: kept.id,
-            finalUrl: page.finalUrl,
-            format: result.format,
-            content: page.content,
-          });
-          pages.remember(kept);
-        } catch (error) {
-          // A directory that cannot be written costs the file, never the page: the cache keeps it.
-          logger.warn(
-            { dir: resolved.saveDir, error: (error as Error).message },
-            "saveDir: could not write the full content",
-          );
-        }
+    return withPage(url, call, (loaded, started) => resultOf(loaded, call, started));
+  }
+
+  /** The result of a loaded page for `call`, its full content saved when it is cut. */
+  async function resultOf(
+    { page, cached, kept }: Loaded,
+    call: FetchOptions,
+    started: number,
+  ): Promise<FetchResult> {
+    const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
+    // A cache hit that was saved before has its file already; fresh content is written anew.
+    if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
+      try {
+        kept.savedPath = await savePage(resolved.saveDir, {
+          id: kept.id,
+          finalUrl: page.finalUrl,
+          format: result.format,
+          content: page.content,
+        });
+        pages.remember(kept);
+      } catch (error) {
+        // A directory that cannot be written costs the file, never the page: the cache keeps it.
+        logger.warn(
+          { dir: resolved.saveDir, error: (error as Error).message },
+          "saveDir: could not write the full content",
+        );
       }
-      if (kept.savedPath) result.savedPath = kept.savedPath;
-      return result;
-    });
+    }
+    if (kept.savedPath) result.savedPath = kept.savedPath;
+    return result;
   }
 
   function getModel(): Promise<ChatModel | undefined> {
@@ -603,16 +610,16 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     const { prompt: _prompt, ...rest } = call;
     const model = await getModel();
     if (!model) {
-      const focused = await fetchPage(url, {
-        ...rest,
-        query: prompt.slice(0, LIMITS.queryMaxLength),
-      });
       const note = NO_MODEL_NOTE[resolved.locale];
-      if (focused.chunks?.returned !== 0) return { ...focused, prompt, note };
-      // Nothing matched: the start of the page is a better answer than nothing.
-      const { query: _query, chunks: _chunks, ...start } = await fetchPage(url, rest);
-      const warnings = [warningText({ kind: "prompt-start" }, resolved.locale)];
-      return { ...start, prompt, note, warnings: [...warnings, ...(start.warnings ?? [])] };
+      const query = prompt.slice(0, LIMITS.queryMaxLength);
+      return withPage(url, rest, async (loaded, started) => {
+        const focused = await resultOf(loaded, { ...rest, query }, started);
+        if (focused.chunks?.returned !== 0) return { ...focused, prompt, note };
+        // Nothing matched: the start of the same page is a better answer than nothing.
+        const start = await resultOf(loaded, rest, started);
+        const warnings = [warningText({ kind: "prompt-start" }, resolved.locale)];
+        return { ...start, prompt, note, warnings: [...warnings, ...(start.warnings ?? [])] };
+      });
     }
     const started = performance.now();
     const format = rest.format ?? resolved.format;
@@ -1075,9 +1082,7 @@ function toResult(
   };
   const warnings = pageWarnings(
     page,
-    focused && call.query
-      ? { query: call.query.trim(), matched: focused.chunks.matched }
-      : undefined,
+    focused && call.query ? { query: call.query.trim(), ...focused.chunks, maxLength } : undefined,
   );
   if (page.limits?.length) result.truncated = true;
   if (warnings.length > 0) result.warnings = warnings.map((w) => warningText(w, resolved.locale));
@@ -1087,7 +1092,7 @@ function toResult(
 /** Why a result of `page` (focused on a query, if given) is thinner than the page. */
 function pageWarnings(
   page: CachedPage,
-  focus: { query: string; matched: number } | undefined,
+  focus: { query: string; matched: number; returned: number; maxLength: number } | undefined,
 ): Warning[] {
   const warnings = limitWarnings(page.limits);
   if (page.notRendered === RENDER_OFF) warnings.push({ kind: "render-off" });
@@ -1096,6 +1101,8 @@ function pageWarnings(
     if (warnings.length === 0) warnings.push({ kind: "empty" });
   } else if (focus?.matched === 0) {
     warnings.push({ kind: "no-passage", query: focus.query });
+  } else if (focus?.returned === 0) {
+    warnings.push({ kind: "no-room", maxLength: focus.maxLength });
   }
   return warnings;
 }

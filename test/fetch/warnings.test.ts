@@ -115,6 +115,31 @@ describe("nothing matched, or nothing there", () => {
     );
   });
 
+  it("passages that match but do not fit max_length say so", async () => {
+    const page = await suite.t.web.fetch(
+      suite.server.url("/guide?title=Widget%20Manual&topics=installation,upgrades"),
+      { query: "upgrades", maxLength: 3 },
+    );
+    expect(page.content).toBe("");
+    expect(page.chunks?.matched).toBeGreaterThan(0);
+    expect(page.warnings).toEqual([
+      "Passages match the query, but none fits in max_length (3 characters); ask for more",
+    ]);
+  });
+
+  it("a prompt with no model falls back to the start of the page without fetching it again", async () => {
+    const before = suite.server.hits.get("/long") ?? 0;
+    const page = await suite.t.web.fetch(suite.server.url("/long"), {
+      prompt: "zyzzyva quokka?",
+      cache: false,
+    });
+    expect(page.warnings?.[0]).toBe(
+      "No passage matched the prompt; returning the start of the page",
+    );
+    expect(page.content.length).toBeGreaterThan(0);
+    expect((suite.server.hits.get("/long") ?? 0) - before).toBe(1);
+  });
+
   it("a prompt with no model and no matching passage returns the start of the page", async () => {
     const page = await suite.t.web.fetch(suite.server.url("/article"), {
       prompt: "zyzzyva quokka?",
