@@ -468,7 +468,13 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     fetcher.checkTarget(target);
     const format = call.format ?? resolved.format;
     const extract = call.extract ?? resolved.extract;
-    const key = cacheKey(normalizeUrl(target.url), format, extract, call, resolved.endpoint);
+    const key = cacheKey(
+      normalizeUrl(target.url),
+      format,
+      extract,
+      { ...call, render: call.render ?? resolved.render },
+      resolved.endpoint,
+    );
     let stale: CachedPage | undefined;
     if (cache && call.cache !== false) {
       const entry = await readCache(cache, key, logger);
@@ -884,7 +890,8 @@ function cacheKey(
   const headers = call.headers ? JSON.stringify(Object.entries(call.headers).sort()) : "";
   // A page fetched while ignoring robots.txt is not served to a caller who respects it.
   const robots = call.robots === "ignore" ? "ignore" : "";
-  // Rendering changes what a page yields; the default mode keeps the plain key.
+  // Rendering changes what a page yields (the instance's mode counts, for a shared store); the
+  // default mode keeps the plain key.
   const render = call.render && call.render !== "auto" ? call.render : "";
   // Tavily's extraction of a page is not ours, nor an endpoint's (whose `/md` filter shapes it):
   // each has its own entry in a store that other instances may share.

@@ -4,6 +4,7 @@
  * nothing, a page with no text. Empty content never comes without a warning.
  */
 import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory.js";
 import { convertHtml } from "../../src/convert/html.js";
 import { MAX_NODES } from "../../src/extract/parse.js";
 import { runCli } from "../helpers/cli.js";
@@ -31,6 +32,22 @@ describe("a page that needs JavaScript, with no browser", () => {
     });
     expect(page.warnings?.[0]).toContain('render is "never", so its scripts did not run');
     expect(page.warnings?.[0]).not.toContain("Install Chromium");
+  });
+
+  it("an instance rendering by default is not served another's unrendered copy from a shared store", async () => {
+    const store = new MemoryStore({ maxBytes: 8 * 1024 * 1024 });
+    const never = testWeb(suite.server, { browserPath: NO_BROWSER, render: "never", cache: store });
+    const auto = testWeb(suite.server, { browserPath: NO_BROWSER, cache: store });
+    try {
+      const first = await never.web.fetch(suite.server.url("/app-shell"));
+      expect(first.warnings?.[0]).toContain('render is "never"');
+      const second = await auto.web.fetch(suite.server.url("/app-shell"));
+      expect(second.cached).toBe(false);
+      expect(second.warnings?.[0]).toContain("could not be rendered");
+    } finally {
+      await never.web.close();
+      await auto.web.close();
+    }
   });
 
   it("shows the warning in the tool's text (MCP, adapters) and in Japanese", async () => {
