@@ -8,22 +8,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { errorJson } from "../../src/cli/io.js";
-import { runCli } from "../helpers/cli.js";
-import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { cliFixture, runCli } from "../helpers/cli.js";
 
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const allow = () => ["--allow-address", `127.0.0.1:${server.port}`];
-const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;
+const fixture = cliFixture();
+const { allow, page } = fixture;
 
 describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
   it.each([
@@ -33,20 +23,20 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
     ["another control character", "web\x01fetch"],
     ["non-ASCII", "webfetch/1.0 (ウェブ)"],
   ])("--user-agent with %s exits 2 before any connection", async (_label, agent) => {
-    const before = server.connections.total;
+    const before = fixture.server.connections.total;
     const r = await runCli(["fetch", page("/article"), "--user-agent", agent, ...allow()]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       "webfetch: INVALID_INPUT: --user-agent may hold only printable ASCII characters (no CR, LF or other control characters)\n",
     );
     expect(r.stdout).toBe("");
-    expect(server.connections.total).toBe(before);
+    expect(fixture.server.connections.total).toBe(before);
   });
 
   it("a user_agent with CR/LF in the configuration file exits 2 naming the option", async () => {
     const dir = mkdtempSync(join(tmpdir(), "webfetch-cli-"));
     writeFileSync(join(dir, "webfetch.config.yaml"), 'fetch:\n  user_agent: "a\\r\\nb"\n');
-    const before = server.connections.total;
+    const before = fixture.server.connections.total;
     const r = await runCli([page("/article"), "--json", ...allow()], { cwd: dir });
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout).error).toEqual({
@@ -54,7 +44,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
       message:
         "userAgent may hold only printable ASCII characters (no CR, LF or other control characters)",
     });
-    expect(server.connections.total).toBe(before);
+    expect(fixture.server.connections.total).toBe(before);
   });
 
   it("--max-redirects outside 0 to 20 exits 2 naming the range", async () => {
@@ -89,11 +79,11 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
     ["extract", "--max-length", "0"],
     ["extract", "--timeout", "1e9"],
   ])("%s %s %j exits 2", async (command, flag, value) => {
-    const before = server.connections.total;
+    const before = fixture.server.connections.total;
     const r = await runCli([command, page("/article"), flag, value, "--json", ...allow()]);
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe("INVALID_INPUT");
-    expect(server.connections.total).toBe(before);
+    expect(fixture.server.connections.total).toBe(before);
   });
 
   it.each([
@@ -130,7 +120,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
 describe("webfetch bin: bad input", () => {
   it("a --user-agent with CR/LF exits 2 with INVALID_INPUT in a child process", async () => {
     const bin = join(process.cwd(), "dist/cli/bin.js");
-    const before = server.connections.total;
+    const before = fixture.server.connections.total;
     const result = await promisify(execFile)(
       process.execPath,
       [bin, page("/article"), "--user-agent", "a\r\nb", ...allow()],
@@ -140,6 +130,6 @@ describe("webfetch bin: bad input", () => {
     expect((result as { stderr: string }).stderr).toContain(
       "webfetch: INVALID_INPUT: --user-agent",
     );
-    expect(server.connections.total).toBe(before);
+    expect(fixture.server.connections.total).toBe(before);
   }, 60_000);
 });

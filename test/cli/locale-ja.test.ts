@@ -6,21 +6,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
-import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { describe, expect, it } from "vitest";
+import { cliFixture, runCli } from "../helpers/cli.js";
 
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const allow = () => ["--allow-address", `127.0.0.1:${server.port}`];
-const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;
+const fixture = cliFixture();
+const { allow, page } = fixture;
 
 /** A directory holding a configuration file with `yaml` in it. */
 function configDir(yaml: string): string {
