@@ -600,7 +600,8 @@ export const SERVER_DEFAULTS = {
   trustProxy: false,
 } as const;
 
-function positiveInt(name: string, value: number, min = 1): number {
+/** `value` as an integer of at least `min`, else a RangeError naming `name`. */
+export function positiveInt(name: string, value: number, min = 1): number {
   if (!Number.isInteger(value) || value < min) {
     throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
   }

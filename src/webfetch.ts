@@ -569,12 +569,17 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   }
 
   /** The result of a loaded page for `call`, its full content saved when it is cut. */
-  async function resultOf(
+  function resultOf(loaded: Loaded, call: FetchOptions, started: number): Promise<FetchResult> {
+    const { page, cached, kept } = loaded;
+    const ms = performance.now() - started;
+    return saveIfCut(toResult(page, call, resolved, cached, ms, kept.id), loaded);
+  }
+
+  /** Writes a cut result's full content to `saveDir` (once per page) and names the file. */
+  async function saveIfCut(
+    result: FetchResult,
     { page, cached, kept }: Loaded,
-    call: FetchOptions,
-    started: number,
   ): Promise<FetchResult> {
-    const result = toResult(page, call, resolved, cached, performance.now() - started, kept.id);
     // A cache hit that was saved before has its file already; fresh content is written anew.
     if (result.truncated && resolved.saveDir && !(cached && kept.savedPath)) {
       try {
@@ -619,10 +624,17 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
       const note = NO_MODEL_NOTE[resolved.locale];
       const query = prompt.slice(0, LIMITS.queryMaxLength);
       return withPage(url, rest, async (loaded, started) => {
-        const focused = await resultOf(loaded, { ...rest, query }, started);
-        if (focused.chunks?.returned !== 0) return { ...focused, prompt, note };
+        const { page, cached, kept } = loaded;
+        const ms = () => performance.now() - started;
+        const focused = toResult(page, { ...rest, query }, resolved, cached, ms(), kept.id);
+        if (focused.chunks?.returned !== 0) {
+          return { ...(await saveIfCut(focused, loaded)), prompt, note };
+        }
         // Nothing matched: the start of the same page is a better answer than nothing.
-        const start = await resultOf(loaded, rest, started);
+        const start = await saveIfCut(
+          toResult(page, rest, resolved, cached, ms(), kept.id),
+          loaded,
+        );
         const warnings = [warningText({ kind: "prompt-start" }, resolved.locale)];
         return { ...start, prompt, note, warnings: [...warnings, ...(start.warnings ?? [])] };
       });
@@ -1050,7 +1062,8 @@ function toResult(
       { retryable: false },
     );
   }
-  const focused = call.query ? focusContent(page.content, call.query.trim(), maxLength) : undefined;
+  const query = call.query ? call.query.trim() : undefined;
+  const focused = query !== undefined ? focusContent(page.content, query, maxLength) : undefined;
   const shaped = focused
     ? {
         content: focused.content,
@@ -1082,14 +1095,14 @@ function toResult(
     startIndex: shaped.startIndex,
     truncated: shaped.truncated,
     ...optional("nextStartIndex", "nextStartIndex" in shaped ? shaped.nextStartIndex : undefined),
-    ...(focused && call.query ? { query: call.query.trim(), chunks: focused.chunks } : {}),
+    ...(query !== undefined && focused ? { query, chunks: focused.chunks } : {}),
     cached,
     fetchedAt: page.fetchedAt,
     timings: { totalMs: Math.round(ms * 100) / 100 },
   };
   const warnings = pageWarnings(
     page,
-    focused && call.query ? { query: call.query.trim(), ...focused.chunks, maxLength } : undefined,
+    query !== undefined && focused ? { query, ...focused.chunks, maxLength } : undefined,
   );
   if (page.limits?.length) result.truncated = true;
   if (warnings.length > 0) result.warnings = warnings.map((w) => warningText(w, resolved.locale));

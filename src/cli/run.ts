@@ -12,7 +12,10 @@ import {
   LIMITS,
   LOCALES,
   type Locale,
+  OUTPUT_FORMATS,
   optionConflict,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
   SERVER_DEFAULTS,
 } from "../options.js";
 import type { FetchResult } from "../result.js";
@@ -155,7 +158,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .command("fetch", { isDefault: true })
     .description("fetch URLs and print their main content as Markdown")
     .argument("<url...>", "http or https URLs")
-    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(OUTPUT_FORMATS))
     .option("--full", "the whole page, not only the main content")
     .option("--max-length <n>", "characters of content (default 20000)", integer(1))
     .option("--start-index <n>", "continue from this character offset", integer(0))
@@ -173,11 +176,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       nonNegativeSeconds,
     )
     .addOption(
-      new Option("--redirects <policy>", "which redirects to follow").choices([
-        "follow",
-        "same-host",
-        "same-site",
-      ]),
+      new Option("--redirects <policy>", "which redirects to follow").choices(REDIRECT_POLICIES),
     )
     .option(
       "--max-redirects <n>",
@@ -186,16 +185,14 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     )
     .option("--ignore-robots", "do not obey robots.txt for this call")
     .option("--user-agent <s>", "User-Agent header (printable ASCII)")
-    .addOption(
-      new Option("--render <mode>", "JavaScript rendering").choices(["never", "auto", "always"]),
-    )
+    .addOption(new Option("--render <mode>", "JavaScript rendering").choices(RENDER_MODES))
     .action(action<FetchFlags>((flags, urls) => fetchCommand(urls, flags, io, env, t)));
 
   program
     .command("extract")
     .description("fetch many URLs at once; failures are listed, never fatal (progress on stderr)")
     .argument("<url...>", "http or https URLs (duplicates are merged)")
-    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(OUTPUT_FORMATS))
     .option("--full", "the whole page, not only the main content")
     .option("--max-length <n>", "characters of content per URL (default 20000)", integer(1))
     .option("--query <q>", "keep only the passages relevant to this query")
@@ -297,7 +294,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .description("convert HTML you already have (a file, or - for stdin) to Markdown")
     .argument("<file>", "an HTML file, or - for standard input")
     .option("--url <url>", "base URL for relative links (http or https)", httpUrl)
-    .addOption(new Option("--extract-mode <mode>", "output format").choices(["markdown", "text"]))
+    .addOption(new Option("--extract-mode <mode>", "output format").choices(OUTPUT_FORMATS))
     .option("--full", "the whole page, not only the main content")
     .action(async (file: string, _flags: unknown, command: Command) => {
       const flags = command.optsWithGlobals<

@@ -186,22 +186,20 @@ export async function convertPdf(
     const metadata = await readMetadata(doc);
     const { lines, read } = await readLines(doc);
     const notes: string[] = [];
+    let limits: LimitHit[] | undefined;
     if (read < doc.numPages) {
       notes.push(`[Only the first ${read} of ${doc.numPages} pages were converted.]`);
+      limits = [
+        read < MAX_PDF_PAGES
+          ? { limit: "pdf-chars", max: MAX_PDF_CHARS }
+          : { limit: "pdf-pages", max: MAX_PDF_PAGES },
+      ];
     }
     if (lines.length === 0 && doc.numPages > 0) {
       notes.push("[This PDF has no text layer; its pages may be scanned images.]");
     }
     const content = [render(toBlocks(lines), format), ...notes].filter(Boolean).join("\n\n");
-    const limits: LimitHit[] = [];
-    if (read < doc.numPages) {
-      limits.push(
-        read < MAX_PDF_PAGES
-          ? { limit: "pdf-chars", max: MAX_PDF_CHARS }
-          : { limit: "pdf-pages", max: MAX_PDF_PAGES },
-      );
-    }
-    return { content, ...metadata, pages: doc.numPages, ...(limits.length > 0 ? { limits } : {}) };
+    return { content, ...metadata, pages: doc.numPages, ...(limits ? { limits } : {}) };
   } finally {
     await doc.destroy().catch(() => undefined);
   }

@@ -9,12 +9,19 @@ import { WebFetchError } from "../errors.js";
 /** Bytes of an inflated chunk: small enough that the cap is overshot by at most this much. */
 const ZLIB_CHUNK = 64 * 1024;
 
-/** Content-Encoding tokens we decode (`identity` is dropped before); zstd where Node has it. */
-const DECODABLE = new Set(["gzip", "x-gzip", "deflate", "br", ...(hasZstd() ? ["zstd"] : [])]);
+/** Node's zstd decoder, where this Node has one. */
+const createZstdDecompress = (
+  zlib as { createZstdDecompress?: (options: { chunkSize: number }) => Transform }
+).createZstdDecompress;
 
-function hasZstd(): boolean {
-  return typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === "function";
-}
+/** Content-Encoding tokens we decode (`identity` is dropped before); zstd where Node has it. */
+const DECODABLE = new Set([
+  "gzip",
+  "x-gzip",
+  "deflate",
+  "br",
+  ...(createZstdDecompress ? ["zstd"] : []),
+]);
 
 /**
  * Real content codings we cannot decode: read as plain bytes, their body would be mojibake that
@@ -38,7 +45,7 @@ const UNDECODABLE = new Set(
   ].filter((token) => !DECODABLE.has(token)),
 );
 
-/** A decoder for one Content-Encoding token of DECODABLE. */
+/** A decoder for one Content-Encoding token, or none for a token that names no coding. */
 function decoderFor(token: string, firstByte: number | undefined): Transform | undefined {
   const opts = { chunkSize: ZLIB_CHUNK };
   switch (token) {
@@ -54,10 +61,9 @@ function decoderFor(token: string, firstByte: number | undefined): Transform | u
     case "br":
       return zlib.createBrotliDecompress({ chunkSize: ZLIB_CHUNK });
     case "zstd":
-      return (
-        zlib as unknown as { createZstdDecompress: (o: { chunkSize: number }) => Transform }
-      ).createZstdDecompress({ chunkSize: ZLIB_CHUNK });
+      return createZstdDecompress?.({ chunkSize: ZLIB_CHUNK });
     default:
+      // A token that names no coding (`none`, `utf-8`): the bytes pass through.
       return undefined;
   }
 }

@@ -96,22 +96,12 @@ export class Deadline {
   }
 
   /**
-   * Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). The timer keeps
-   * the process alive: a retry's wait is often the only pending work of a CLI run or a bare
-   * script, and an unreferenced timer would let Node exit in the middle of it with no output.
+   * Waits `ms`, or less if the deadline comes first (then rejects with TIMEOUT). race() keeps the
+   * process alive while it waits: a retry's wait is often the only pending work of a CLI run or
+   * a bare script.
    */
   sleep(ms: number): Promise<void> {
-    if (this.signal.aborted) return this.race(Promise.resolve());
-    let timer: NodeJS.Timeout | undefined;
-    const done = () => clearTimeout(timer);
-    this.signal.addEventListener("abort", done, { once: true });
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        this.signal.removeEventListener("abort", done);
-        resolve();
-      }, ms);
-    });
-    return this.race(waited);
+    return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   }
 }
 

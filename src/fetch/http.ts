@@ -113,14 +113,25 @@ export function parseRetryAfter(value: string | string[] | undefined): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The first error in `error`'s cause chain (five deep) that `test` accepts. */
+function findCause<T>(error: unknown, test: (e: unknown) => e is T): T | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    if (test(current)) return current;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+const hasCode = (e: unknown): e is { code: string } =>
+  typeof (e as { code?: unknown }).code === "string";
+
+/** Undici's parse error for a reply that is not HTTP/1.1 (its code is missing on some paths). */
+const isParserError = (e: unknown): e is Error =>
+  (e as { name?: unknown }).name === "HTTPParserError";
+
+function errorCode(error: unknown): string | undefined {
+  return findCause(error, hasCode)?.code;
 }
 
 function isTransientError(error: unknown): boolean {
@@ -131,12 +142,7 @@ function isTransientError(error: unknown): boolean {
 
 /** A WebFetchError raised inside the connector (the guard) travels up as a cause. */
 function findWebFetchError(error: unknown): WebFetchError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof WebFetchError) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return findCause(error, (e): e is WebFetchError => e instanceof WebFetchError);
 }
 
 /**
@@ -144,16 +150,9 @@ function findWebFetchError(error: unknown): WebFetchError | undefined {
  * bad Content-Length, control characters in a header, bad chunk sizes) or a body whose length
  * disagrees with its Content-Length (which also catches Content-Length sent with chunked).
  */
-const PROTOCOL_ERROR_CODES = new Set(["UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
-
 function isProtocolBreach(error: unknown, code: string | undefined): boolean {
-  if (code !== undefined && (PROTOCOL_ERROR_CODES.has(code) || code.startsWith("HPE_")))
-    return true;
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { name?: unknown }).name === "HTTPParserError") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH" || code?.startsWith("HPE_")) return true;
+  return findCause(error, isParserError) !== undefined;
 }
 
 /** Undici's errors for a body that ended before its length or its last chunk. */
@@ -169,7 +168,7 @@ export function mapBodyError(error: unknown, deadline: Deadline): Error {
   const cut =
     (code !== undefined && CUT_SHORT.has(code)) ||
     // The parser's end-of-stream error carries no code on some paths, only its reason.
-    (error instanceof Error && error.name === "HTTPParserError" && /EOF/i.test(error.message));
+    /EOF/i.test(findCause(error, isParserError)?.message ?? "");
   if (cut && !deadline.expired && !deadline.cancelled) {
     return new WebFetchError(
       "CONNECT_FAILED",

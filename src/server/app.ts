@@ -11,7 +11,13 @@ import { isWebFetchError } from "../errors.js";
 import { wholePage } from "../llm/filter.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
-import { SERVER_DEFAULTS, type ServerLimits, type ToolId, type ToolsOptions } from "../options.js";
+import {
+  positiveInt,
+  SERVER_DEFAULTS,
+  type ServerLimits,
+  type ToolId,
+  type ToolsOptions,
+} from "../options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
@@ -76,8 +82,8 @@ export function createApp(options: AppOptions): Hono {
   const trustProxy = options.trustProxy ?? SERVER_DEFAULTS.trustProxy;
   const clientOf = (c: Context) => clientAddress(c, trustProxy);
   const limiter = createRateLimiter({
-    limit: positive("rateLimit", options.rateLimit ?? SERVER_DEFAULTS.rateLimit),
-    windowMs: positive("rateWindowMs", options.rateWindowMs ?? SERVER_DEFAULTS.rateWindowMs),
+    limit: positiveInt("rateLimit", options.rateLimit ?? SERVER_DEFAULTS.rateLimit),
+    windowMs: positiveInt("rateWindowMs", options.rateWindowMs ?? SERVER_DEFAULTS.rateWindowMs),
     clientOf,
   });
 
@@ -187,12 +193,6 @@ async function jsonBody(c: Context): Promise<unknown> {
 }
 
 /** A limit of the service: an integer >= 1; anything else is a programmer error. */
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
-  }
-  return value;
-}
 
 /**
  * The client's address, the key of the rate limit: the socket's peer, or behind a trusted
