@@ -756,7 +756,10 @@ function resolveEndpoint(options: WebFetchOptions): NonNullable<ResolvedOptions[
     url: raw.replace(/\/+$/, ""),
     kind,
     ...(options.endpointToken ? { token: options.endpointToken } : {}),
-    timeout: positiveInt("endpointTimeout", options.endpointTimeout ?? ENDPOINT_DEFAULTS.timeout),
+    timeout: checkTimeout(
+      positiveInt("endpointTimeout", options.endpointTimeout ?? ENDPOINT_DEFAULTS.timeout),
+      "endpointTimeout",
+    ),
     filter: oneOf(
       "endpointFilter",
       options.endpointFilter ?? ENDPOINT_DEFAULTS.filter,

@@ -103,6 +103,7 @@ describe("option values outside their type", () => {
     ["locale", { locale: "fr" as "en" }],
     ["timeout", { timeout: 2_147_483_648 }],
     ["llm.timeout", { llm: { provider: "openai", apiKey: "k", timeout: 5_000_000_000 } }],
+    ["endpointTimeout", { endpoint: "http://127.0.0.1:1/", endpointTimeout: 2_147_483_648 }],
   ])("an instance %s is a RangeError from createWebFetch", (name, options) => {
     expect(() => createWebFetch({ ...options, logger: false })).toThrow(RangeError);
     expect(() => createWebFetch({ ...options, logger: false })).toThrow(
