@@ -16,7 +16,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
@@ -120,7 +120,8 @@ for (const file of readdirSync(join(dataDir, "ground-truth")).sort()) {
 }
 
 // ---- run each system in its own process ----
-const outDir = resolve(".bench-results/quality");
+// Each data set keeps its own outputs, so --reuse works for both without rerunning the peers.
+const outDir = resolve(".bench-results/quality", basename(dataDir));
 mkdirSync(outDir, { recursive: true });
 const idsFile = join(outDir, "ids.txt");
 const idsText = `${truths.map((t) => t.id).join("\n")}\n`;
