@@ -4,13 +4,14 @@
  * removed) → clean → main-content root (extract "main") → serialize.
  */
 
+import { removeFurnitureBlocks } from "../extract/block-model.js";
 import { cleanDocument } from "../extract/clean.js";
-import type { DomElement } from "../extract/dom.js";
+import type { DomDocument, DomElement } from "../extract/dom.js";
 import { trimEdges } from "../extract/edges.js";
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
-import { classifyPage } from "../extract/page-type.js";
+import { classifyPage, type PageType } from "../extract/page-type.js";
 import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { documentBaseUrl } from "../extract/url.js";
@@ -61,25 +62,65 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     throw new TypeError(`convertHtml: unknown extract mode ${JSON.stringify(extract)}`);
   }
 
+  const page = parsePage(html, url);
+  const { document, body, metadata, baseUrl, cut } = page;
+  let content = "";
+  if (body) {
+    const root = contentRoot(document, body, { ...page, extract });
+    const renderOptions = baseUrl === undefined ? {} : { baseUrl };
+    content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
+  }
+  return { content, ...metadata, ...(cut ? { limits: [cut] } : {}) };
+}
+
+/** A parsed page with what it states about itself, before anything is removed. */
+export interface ParsedPage {
+  document: DomDocument;
+  body: DomElement | undefined;
+  metadata: PageMetadata;
+  pageType: PageType;
+  baseUrl: string | undefined;
+  /** Set when the HTML was cut to the parser's bound. */
+  cut: LimitHit | undefined;
+}
+
+/** Parses `html` (bounded) and reads its metadata and type. */
+export function parsePage(html: string, url: string | undefined): ParsedPage {
   const { document, cut } = parseBounded(html);
   const baseUrl = documentBaseUrl(document, url);
   const raw = gatherMetadata(document);
   const metadata = extractMetadata(document, baseUrl, raw);
   const pageType = classifyPage(raw, url);
+  return { document, body: bodyOf(document.documentElement), metadata, pageType, baseUrl, cut };
+}
 
-  const body = bodyOf(document.documentElement);
-  let content = "";
-  if (body) {
-    cleanDocument(body, extract, pageType);
-    const root = extract === "main" ? selectMainContent(body, document) : body;
-    if (extract === "main") {
-      pruneContent(root, pageType);
-      trimEdges(root, { pageType, author: metadata.author, baseUrl });
-    }
-    const renderOptions = baseUrl === undefined ? {} : { baseUrl };
-    content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
-  }
-  return { content, ...metadata, ...(cut ? { limits: [cut] } : {}) };
+/** What contentRoot() needs to know of the page. */
+export interface ContentRootOptions {
+  extract: "main" | "full";
+  pageType: PageType;
+  metadata: PageMetadata;
+  baseUrl: string | undefined;
+  /** Run the learned block scorer last (off only to gather its training data). @default true */
+  scoreBlocks?: boolean;
+}
+
+/**
+ * Cleans `body` and returns the element whose content is the page's: with "main", the chosen
+ * root, pruned of furniture by rules and then by the learned block scorer.
+ */
+export function contentRoot(
+  document: DomDocument,
+  body: DomElement,
+  options: ContentRootOptions,
+): DomElement {
+  const { extract, pageType, metadata, baseUrl, scoreBlocks = true } = options;
+  cleanDocument(body, extract, pageType);
+  if (extract !== "main") return body;
+  const root = selectMainContent(body, document);
+  pruneContent(root, pageType);
+  trimEdges(root, { pageType, author: metadata.author, baseUrl });
+  if (scoreBlocks) removeFurnitureBlocks(root, pageType);
+  return root;
 }
 
 /** The `<body>` of a normalized document. */

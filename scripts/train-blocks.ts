@@ -1,0 +1,475 @@
+/**
+ * Trains the learned block scorer (src/extract/block-model.ts) and writes
+ * src/extract/block-model.json.
+ *
+ * Data: the tuning part of each dev benchmark given (never its held-out fifth, the pages whose
+ * file id is a multiple of 5). Each page goes through the extractor up to the block scorer;
+ * each block of a root the scorer reads (an article's: isArticleLike) is labelled from the
+ * page's truth:
+ * - with a reference text: content when most of its word trigrams are in the reference
+ *   (a short block: when a short line of the reference holds it), furniture when few are;
+ * - with snippets only: furniture when it holds a `without` snippet (or is part of one),
+ *   content when it holds a `with` snippet (or is part of one); unlabelled otherwise.
+ *
+ * Model: gradient-boosted trees (logistic loss, histogram splits) over the block's numeric
+ * features and 0/1 features for the class/id words seen on enough pages. A validation part
+ * of the tuning pages (file id ≡ 1 mod 5) chooses the threshold: the content probability
+ * under which removing blocks gains the most furniture words less LOST_WORD_COST for each
+ * content word lost. The model is then refitted on all tuning pages.
+ *
+ * Run: node --import tsx scripts/train-blocks.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
+ *   --out FILE   where to write the model (default src/extract/block-model.json)
+ *   TREES, DEPTH, MIN_NAME_PAGES, LOST_WORD_COST (environment) change the defaults below;
+ *   ROWS_CACHE=FILE keeps the labelled blocks between runs that change only the training.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { contentRoot, parsePage } from "../src/convert/html.js";
+import { type BlockModel, isArticleLike } from "../src/extract/block-model.js";
+import { collectBlocks, FEATURE_NAMES } from "../src/extract/blocks.js";
+
+/** The held-out fifth, as the quality benchmark chooses it: never read here. */
+const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
+/** The validation part of the tuning pages, for choosing the threshold. */
+const isValidation = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 1;
+
+// Hyperparameters.
+const TREES = Number(process.env.TREES ?? 150);
+const DEPTH = Number(process.env.DEPTH ?? 4);
+const LEARNING_RATE = 0.1;
+const LAMBDA = 1;
+const MIN_CHILD_HESSIAN = 3;
+const ROW_SAMPLE = 0.7;
+const MAX_BINS = 48;
+/** A class/id word becomes a feature when blocks of this many pages carry it. */
+const MIN_NAME_PAGES = Number(process.env.MIN_NAME_PAGES ?? 12);
+const MAX_NAMES = 250;
+/**
+ * How many furniture words removing one content word must buy. One of each moves F1 about as
+ * much either way; a lost line of the article costs the reader more than a kept share bar.
+ */
+const LOST_WORD_COST = Number(process.env.LOST_WORD_COST ?? 2);
+/** Block trigram coverage from which a block is content, and up to which it is furniture. */
+const CONTENT_COVERAGE = 0.6;
+const FURNITURE_COVERAGE = 0.25;
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const words = (text: string) => text.toLowerCase().match(WORD) ?? [];
+
+interface Row {
+  page: string;
+  validation: boolean;
+  x: number[];
+  names: string[];
+  label: 0 | 1;
+  weight: number;
+  words: number;
+}
+
+// ---- data ----
+const argv = process.argv.slice(2);
+const outAt = argv.indexOf("--out");
+const outFile =
+  outAt >= 0
+    ? resolve(argv.splice(outAt, 2)[1] ?? "")
+    : fileURLToPath(new URL("../src/extract/block-model.json", import.meta.url));
+const dirs = argv.map((d) => resolve(d));
+if (dirs.length === 0) {
+  process.stderr.write("usage: train-blocks.ts <bench dir>… [--out model.json]\n");
+  process.exit(2);
+}
+const rowsCache = process.env.ROWS_CACHE;
+const rows: Row[] =
+  rowsCache && existsSync(rowsCache) ? JSON.parse(readFileSync(rowsCache, "utf8")) : [];
+if (rows.length === 0) {
+  for (const dir of dirs) {
+    const set = basename(dir);
+    const ids = readdirSync(join(dir, "ground-truth"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.slice(0, -5))
+      .filter((id) => !isHeldOut(id))
+      .sort();
+    for (const id of ids) {
+      const truth = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
+      const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8");
+      const page = parsePage(html, truth.url);
+      if (!page.body) continue;
+      const root = contentRoot(page.document, page.body, {
+        ...page,
+        extract: "main",
+        scoreBlocks: false,
+      });
+      const gt = truth.ground_truth ?? {};
+      const label = labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []);
+      const blocks = collectBlocks(root, page.pageType);
+      if (!isArticleLike(blocks, page.pageType)) continue;
+      for (const block of blocks) {
+        const w = words(block.text);
+        const y = label(w);
+        if (y === undefined) continue;
+        rows.push({
+          page: `${set}/${id}`,
+          validation: isValidation(id),
+          x: block.features,
+          names: [...block.names],
+          label: y,
+          weight: Math.log1p(w.length),
+          words: w.length,
+        });
+      }
+    }
+  }
+  if (rowsCache) writeFileSync(rowsCache, JSON.stringify(rows));
+}
+const positives = rows.filter((r) => r.label === 1).length;
+process.stderr.write(
+  `${new Set(rows.map((r) => r.page)).size} pages, ${rows.length} labelled blocks (${positives} content, ${rows.length - positives} furniture)\n`,
+);
+
+/** Labels a block's words from a reference text, or from with/without snippets. */
+function labeller(
+  reference: string | undefined,
+  withSnippets: string[],
+  withoutSnippets: string[],
+): (w: string[]) => 0 | 1 | undefined {
+  if (reference !== undefined && reference !== null) {
+    const refWords = words(reference);
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 2 < refWords.length; i++) {
+      trigrams.add(`${refWords[i]} ${refWords[i + 1]} ${refWords[i + 2]}`);
+    }
+    const joined = ` ${refWords.join(" ")} `;
+    const shortLines = reference
+      .split("\n")
+      .map((line) => words(line))
+      .filter((w) => w.length > 0 && w.length <= 10)
+      .map((w) => ` ${w.join(" ")} `);
+    return (w) => {
+      if (w.length === 0) return undefined;
+      if (w.length < 3) {
+        const phrase = ` ${w.join(" ")} `;
+        // A long run of CJK is one "word": look for it in the whole text.
+        if (phrase.length > 24) return joined.includes(phrase) ? 1 : 0;
+        return shortLines.some((line) => line.includes(phrase) && line.length <= phrase.length * 3)
+          ? 1
+          : 0;
+      }
+      let hit = 0;
+      for (let i = 0; i + 2 < w.length; i++) {
+        if (trigrams.has(`${w[i]} ${w[i + 1]} ${w[i + 2]}`)) hit++;
+      }
+      const coverage = hit / (w.length - 2);
+      if (coverage >= CONTENT_COVERAGE) return 1;
+      if (coverage <= FURNITURE_COVERAGE) return 0;
+      return undefined;
+    };
+  }
+  const norm = (snippets: string[]) =>
+    snippets.map((s) => ` ${words(s).join(" ")} `).filter((s) => s.trim() !== "");
+  const withs = norm(withSnippets);
+  const withouts = norm(withoutSnippets);
+  return (w) => {
+    if (w.length === 0) return undefined;
+    const text = ` ${w.join(" ")} `;
+    const matches = (list: string[], minWords: number) =>
+      list.some((s) => text.includes(s) || (w.length >= minWords && s.includes(text)));
+    const furniture = matches(withouts, 2);
+    const content = matches(withs, 3);
+    if (furniture === content) return undefined;
+    return content ? 1 : 0;
+  };
+}
+
+// ---- features ----
+const namePages = new Map<string, Set<string>>();
+for (const row of rows) {
+  for (const name of row.names) {
+    const set = namePages.get(name) ?? new Set<string>();
+    namePages.set(name, set);
+    set.add(row.page);
+  }
+}
+const vocabulary = [...namePages]
+  .filter(([, set]) => set.size >= MIN_NAME_PAGES)
+  .sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1))
+  .slice(0, MAX_NAMES)
+  .map(([name]) => name)
+  .sort();
+const nameIndex = new Map(vocabulary.map((name, i) => [name, FEATURE_NAMES.length + i]));
+const featureCount = FEATURE_NAMES.length + vocabulary.length;
+process.stderr.write(
+  `${FEATURE_NAMES.length} numeric features, ${vocabulary.length} class words\n`,
+);
+
+/** Dense vector of a row: numbers, then the class words. */
+function vector(row: Row): Float64Array {
+  const v = new Float64Array(featureCount);
+  v.set(row.x);
+  for (const name of row.names) {
+    const i = nameIndex.get(name);
+    if (i !== undefined) v[i] = 1;
+  }
+  return v;
+}
+
+// ---- gradient-boosted trees ----
+interface Tree {
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  value: number[];
+}
+
+const NUMERIC = FEATURE_NAMES.length;
+
+/** Cut points of each numeric feature: up to MAX_BINS quantiles of its values; 0 for words. */
+function cutPoints(data: Float64Array[]): number[][] {
+  const cuts: number[][] = [];
+  for (let f = 0; f < NUMERIC; f++) {
+    const values = data.map((v) => v[f]!).sort((a, b) => a - b);
+    const points: number[] = [];
+    for (let b = 1; b < MAX_BINS; b++) {
+      const q = values[Math.floor((b * values.length) / MAX_BINS)]!;
+      if (points.length === 0 || q > points[points.length - 1]!) points.push(q);
+    }
+    // The largest value needs no cut of its own.
+    if (points.length > 0 && points[points.length - 1] === values[values.length - 1]) points.pop();
+    cuts.push(points);
+  }
+  for (let f = NUMERIC; f < featureCount; f++) cuts.push([0]);
+  return cuts;
+}
+
+/** Each row's numeric features as bin numbers. */
+function binned(data: Float64Array[], cuts: number[][]): Uint8Array[] {
+  return data.map((v) => {
+    const out = new Uint8Array(NUMERIC);
+    for (let f = 0; f < NUMERIC; f++) {
+      const c = cuts[f]!;
+      let lo = 0;
+      let hi = c.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (v[f]! <= c[mid]!) hi = mid;
+        else lo = mid + 1;
+      }
+      out[f] = lo;
+    }
+    return out;
+  });
+}
+
+/** Each row's class words, as feature numbers. */
+function activeNames(data: Row[]): Int32Array[] {
+  return data.map(
+    (r) =>
+      new Int32Array(
+        r.names.map((name) => nameIndex.get(name)).filter((i): i is number => i !== undefined),
+      ),
+  );
+}
+
+/** Seeded random numbers, so a retraining on the same data gives the same model. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function train(data: Row[]): Omit<BlockModel, "threshold"> {
+  const dense = data.map(vector);
+  const cuts = cutPoints(dense);
+  const bins = binned(dense, cuts);
+  const active = activeNames(data);
+  const y = data.map((r) => r.label);
+  const w = data.map((r) => r.weight);
+  const totalW = w.reduce((a, b) => a + b, 0);
+  // Bounded, so that data of one class only still gives a finite start.
+  const mean = Math.min(
+    0.999,
+    Math.max(0.001, data.reduce((sum, r, i) => sum + r.label * w[i]!, 0) / totalW),
+  );
+  const base = Math.log(mean / (1 - mean));
+  const margin = new Float64Array(data.length).fill(base);
+  const trees: Tree[] = [];
+  const rand = random(42);
+  const g = new Float64Array(data.length);
+  const h = new Float64Array(data.length);
+  for (let t = 0; t < TREES; t++) {
+    for (let i = 0; i < data.length; i++) {
+      const p = 1 / (1 + Math.exp(-margin[i]!));
+      g[i] = (p - y[i]!) * w[i]!;
+      h[i] = Math.max(p * (1 - p), 1e-6) * w[i]!;
+    }
+    const sample: number[] = [];
+    for (let i = 0; i < data.length; i++) if (rand() < ROW_SAMPLE) sample.push(i);
+    const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] };
+    grow(tree, sample, 0, { bins, active, cuts, g, h });
+    trees.push(tree);
+    for (let i = 0; i < data.length; i++) margin[i] = margin[i]! + predictTree(tree, dense[i]!);
+    if ((t + 1) % 25 === 0) {
+      let loss = 0;
+      for (let i = 0; i < data.length; i++) {
+        const p = 1 / (1 + Math.exp(-margin[i]!));
+        loss -= w[i]! * Math.log(y[i] ? Math.max(p, 1e-12) : Math.max(1 - p, 1e-12));
+      }
+      process.stderr.write(`  tree ${t + 1}: training loss ${(loss / totalW).toFixed(4)}\n`);
+    }
+  }
+  return { features: [...FEATURE_NAMES], names: vocabulary, base, trees };
+}
+
+/** What growing a tree reads: binned numbers, class words, cut points, gradients. */
+interface Growth {
+  bins: Uint8Array[];
+  active: Int32Array[];
+  cuts: number[][];
+  g: Float64Array;
+  h: Float64Array;
+}
+
+/** Grows a node over `rows`; returns its index. */
+function grow(tree: Tree, rows: number[], depth: number, d: Growth): number {
+  const { bins, active, cuts, g, h } = d;
+  const node = tree.feature.length;
+  tree.feature.push(-1);
+  tree.threshold.push(0);
+  tree.left.push(-1);
+  tree.right.push(-1);
+  let G = 0;
+  let H = 0;
+  for (const i of rows) {
+    G += g[i]!;
+    H += h[i]!;
+  }
+  tree.value.push((-G / (H + LAMBDA)) * LEARNING_RATE);
+  if (depth >= DEPTH || H < 2 * MIN_CHILD_HESSIAN) return node;
+
+  const parentScore = (G * G) / (H + LAMBDA);
+  let best = { gain: 1e-9, feature: -1, bin: -1 };
+  const consider = (f: number, b: number, gl: number, hl: number) => {
+    const gr = G - gl;
+    const hr = H - hl;
+    if (hl < MIN_CHILD_HESSIAN || hr < MIN_CHILD_HESSIAN) return;
+    const gain = (gl * gl) / (hl + LAMBDA) + (gr * gr) / (hr + LAMBDA) - parentScore;
+    if (gain > best.gain) best = { gain, feature: f, bin: b };
+  };
+  const hg = new Float64Array(MAX_BINS + 1);
+  const hh = new Float64Array(MAX_BINS + 1);
+  for (let f = 0; f < NUMERIC; f++) {
+    const nCuts = cuts[f]!.length;
+    if (nCuts === 0) continue;
+    hg.fill(0, 0, nCuts + 1);
+    hh.fill(0, 0, nCuts + 1);
+    for (const i of rows) {
+      const b = bins[i]![f]!;
+      hg[b] = hg[b]! + g[i]!;
+      hh[b] = hh[b]! + h[i]!;
+    }
+    let gl = 0;
+    let hl = 0;
+    for (let b = 0; b < nCuts; b++) {
+      gl += hg[b]!;
+      hl += hh[b]!;
+      consider(f, b, gl, hl);
+    }
+  }
+  // A class word splits its blocks (right) from the others (left).
+  const wg = new Float64Array(featureCount);
+  const wh = new Float64Array(featureCount);
+  for (const i of rows) {
+    for (const f of active[i]!) {
+      wg[f] = wg[f]! + g[i]!;
+      wh[f] = wh[f]! + h[i]!;
+    }
+  }
+  for (let f = NUMERIC; f < featureCount; f++) {
+    if (wh[f]! > 0) consider(f, 0, G - wg[f]!, H - wh[f]!);
+  }
+  if (best.feature < 0) return node;
+  const goesLeft = (i: number) =>
+    best.feature < NUMERIC
+      ? bins[i]![best.feature]! <= best.bin
+      : !active[i]!.includes(best.feature);
+  const leftRows: number[] = [];
+  const rightRows: number[] = [];
+  for (const i of rows) (goesLeft(i) ? leftRows : rightRows).push(i);
+  tree.feature[node] = best.feature;
+  tree.threshold[node] = cuts[best.feature]![best.bin]!;
+  tree.left[node] = grow(tree, leftRows, depth + 1, d);
+  tree.right[node] = grow(tree, rightRows, depth + 1, d);
+  return node;
+}
+
+function predictTree(tree: Tree, x: ArrayLike<number>): number {
+  let i = 0;
+  while (tree.feature[i]! >= 0) {
+    i = x[tree.feature[i]!]! <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
+  }
+  return tree.value[i]!;
+}
+
+function probability(model: Omit<BlockModel, "threshold">, x: ArrayLike<number>): number {
+  let z = model.base;
+  for (const tree of model.trees) z += predictTree(tree, x);
+  return 1 / (1 + Math.exp(-z));
+}
+
+// ---- choose the threshold on the validation pages ----
+const fitRows = rows.filter((r) => !r.validation);
+const validationRows = rows.filter((r) => r.validation);
+process.stderr.write(
+  `fitting on ${fitRows.length} blocks, validating on ${validationRows.length}\n`,
+);
+if (fitRows.length === 0 || validationRows.length === 0) {
+  process.stderr.write("no labelled blocks to fit or to validate on: nothing to train\n");
+  process.exit(1);
+}
+const trial = train(fitRows);
+const scored = validationRows.map((r) => ({ r, p: probability(trial, vector(r)) }));
+const contentWords = scored.reduce((s, { r }) => s + (r.label ? r.words : 0), 0);
+const furnitureWords = scored.reduce((s, { r }) => s + (r.label ? 0 : r.words), 0);
+let threshold = 0;
+let bestNet = 0;
+process.stderr.write("threshold  content lost  furniture removed  blocks removed\n");
+for (let step = 1; step < 50; step++) {
+  const t = step / 50;
+  let lost = 0;
+  let gained = 0;
+  let removed = 0;
+  for (const { r, p } of scored) {
+    if (p >= t) continue;
+    removed++;
+    if (r.label) lost += r.words;
+    else gained += r.words;
+  }
+  const net = gained - LOST_WORD_COST * lost;
+  process.stderr.write(
+    `${t.toFixed(2)}       ${((lost / contentWords) * 100).toFixed(2)}%         ${((gained / furnitureWords) * 100).toFixed(1)}%             ${removed}\n`,
+  );
+  if (net > bestNet) {
+    bestNet = net;
+    threshold = t;
+  }
+}
+process.stderr.write(`chosen threshold ${threshold}\n`);
+
+// ---- refit on every tuning page and write ----
+// FIT_ONLY=1 writes the model fitted without the validation pages, to measure it on them.
+const model: BlockModel = { ...(process.env.FIT_ONLY ? trial : train(rows)), threshold };
+// Six significant digits are plenty for cut points and leaf values, and keep the file small.
+const rounded = JSON.stringify(model, (_key, value) =>
+  typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(6)) : value,
+);
+writeFileSync(outFile, `${rounded}\n`);
+process.stderr.write(
+  `wrote ${outFile}: ${model.trees.length} trees, ${model.names.length} class words\n`,
+);

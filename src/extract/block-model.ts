@@ -1,0 +1,184 @@
+/**
+ * The learned block scorer: gradient-boosted trees over each block's features (blocks.ts) that
+ * tell the page's furniture left inside the main content (teaser lists, captions, bylines,
+ * share and newsletter lines, live feeds) from its text. The trees are data, trained on the dev
+ * benchmarks by scripts/train-blocks.ts and shipped as block-model.json; this module only reads
+ * them. A block goes when the model is confident it is not content.
+ */
+
+import { readFileSync } from "node:fs";
+import {
+  type Block,
+  collectBlocks,
+  FEATURE_NAMES,
+  PROSE_CHARS,
+  PROSE_LINK_SHARE,
+} from "./blocks.js";
+import type { DomElement } from "./dom.js";
+import type { PageType } from "./page-type.js";
+
+/**
+ * A trained model. Each tree is flat: node `i` splits on `feature[i]` (or is a leaf when it is
+ * -1, worth `value[i]`), going to `left[i]` when the feature is at most `threshold[i]`.
+ */
+export interface BlockModel {
+  /** Numeric features the trees were trained on, in order; must equal FEATURE_NAMES. */
+  features: string[];
+  /** Class/id words, each a 0/1 feature after the numeric ones. */
+  names: string[];
+  /** Log-odds before the trees. */
+  base: number;
+  /** A block whose probability of being content is below this is removed. */
+  threshold: number;
+  trees: {
+    feature: number[];
+    threshold: number[];
+    left: number[];
+    right: number[];
+    value: number[];
+  }[];
+}
+
+const PROSE_SHARE = FEATURE_NAMES.indexOf("root_prose_share");
+
+let loaded: BlockModel | undefined;
+
+/** The shipped model, read once. */
+export function blockModel(): BlockModel {
+  if (loaded === undefined) {
+    const model = JSON.parse(
+      readFileSync(new URL("./block-model.json", import.meta.url), "utf8"),
+    ) as BlockModel;
+    if (model.features.join() !== FEATURE_NAMES.join()) {
+      throw new Error("block-model.json was trained on other features: retrain it");
+    }
+    loaded = model;
+  }
+  return loaded;
+}
+
+/** Each model's class words by feature number, built once. */
+const nameIndexes = new WeakMap<BlockModel, Map<string, number>>();
+
+/** The features of `block` as the model reads them: numbers, then one 0/1 per class word. */
+export function featureVector(block: Block, model: BlockModel): number[] {
+  let index = nameIndexes.get(model);
+  if (index === undefined) {
+    index = new Map(model.names.map((name, i) => [name, block.features.length + i]));
+    nameIndexes.set(model, index);
+  }
+  const out = block.features.concat(new Array<number>(model.names.length).fill(0));
+  for (const name of block.names) {
+    const i = index.get(name);
+    if (i !== undefined) out[i] = 1;
+  }
+  return out;
+}
+
+/** Probability that a block with feature vector `x` is content. */
+export function contentProbability(x: readonly number[], model: BlockModel): number {
+  let z = model.base;
+  for (const tree of model.trees) {
+    let i = 0;
+    while (tree.feature[i]! >= 0) {
+      i = x[tree.feature[i]!]! <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
+    }
+    z += tree.value[i]!;
+  }
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Share of a root's text in prose from which it reads as an article. */
+const MIN_PROSE_SHARE = 0.5;
+/**
+ * Fewest blocks of a root the model reads: on a root of a few blocks each one matters and there
+ * is too little around it to judge by (the dev data's roots this small hold 2% of its furniture).
+ */
+const MIN_BLOCKS = 12;
+
+/**
+ * True when the blocks are an article's: the model is trained on and applied to those only. On
+ * a listing, a shop or a forum, short linked lines and cards are the content, not furniture.
+ */
+export function isArticleLike(blocks: readonly Block[], pageType: PageType): boolean {
+  return (
+    pageType === "page" &&
+    blocks.length >= MIN_BLOCKS &&
+    (blocks[0]?.features[PROSE_SHARE] ?? 0) >= MIN_PROSE_SHARE
+  );
+}
+
+/**
+ * Removes from `root`, in place, the blocks the model reads as furniture. A heading it reads
+ * so takes its section with it when that section is mostly links: "Read more" or "Lesen Sie
+ * auch" over a list of other stories, in whatever language.
+ *
+ * @example
+ * pruneContent(root, pageType);
+ * removeFurnitureBlocks(root, pageType);
+ */
+export function removeFurnitureBlocks(
+  root: DomElement,
+  pageType: PageType,
+  model: BlockModel = blockModel(),
+): void {
+  if (pageType !== "page") return;
+  const blocks = collectBlocks(root, pageType);
+  if (!isArticleLike(blocks, pageType)) return;
+  const doomed = blocks.map((block) => {
+    const p = contentProbability(featureVector(block, model), model);
+    return p < (isProse(block) ? PROSE_THRESHOLD : model.threshold);
+  });
+  // The article's paragraphs run on: prose right after a kept paragraph of the same parent
+  // continues it, wherever it stands (the model reads position; a long essay's last pages sit
+  // where comments do).
+  for (let i = 1; i < blocks.length; i++) {
+    const [before, block] = [blocks[i - 1]!, blocks[i]!];
+    if (
+      doomed[i] &&
+      !doomed[i - 1] &&
+      isProse(block) &&
+      isProse(before) &&
+      block.el.parentNode === before.el.parentNode
+    ) {
+      doomed[i] = false;
+    }
+  }
+  for (let i = 0; i < blocks.length; i++) {
+    const level = blocks[i]!.features[HEADING_LEVEL]!;
+    if (!doomed[i] || level === 0) continue;
+    let end = i + 1;
+    let chars = 0;
+    let links = 0;
+    for (; end < blocks.length; end++) {
+      const next = blocks[end]!;
+      const nextLevel = next.features[HEADING_LEVEL]!;
+      if (nextLevel > 0 && nextLevel <= level) break;
+      chars += next.text.length;
+      links += next.text.length * next.features[LINK_SHARE]!;
+    }
+    if (chars > 0 && links >= chars * SECTION_LINK_SHARE) doomed.fill(true, i + 1, end);
+  }
+  for (let i = 0; i < blocks.length; i++) if (doomed[i]) blocks[i]!.el.remove();
+}
+
+/**
+ * A paragraph of prose goes only when the model is this sure: position and shape that mark a
+ * comment or a bio at an article's end also fit the last pages of a long essay, and losing a
+ * paragraph of the article costs more than keeping one of furniture.
+ */
+const PROSE_THRESHOLD = 0.1;
+
+/** True for a block of prose: long, and with few links (as blocks.ts counts prose). */
+function isProse(block: Block): boolean {
+  return (
+    Math.expm1(block.features[LOG_CHARS]!) >= PROSE_CHARS &&
+    block.features[LINK_SHARE]! < PROSE_LINK_SHARE
+  );
+}
+
+const LOG_CHARS = FEATURE_NAMES.indexOf("log_chars");
+const HEADING_LEVEL = FEATURE_NAMES.indexOf("heading_level");
+const LINK_SHARE = FEATURE_NAMES.indexOf("link_share");
+/** Link share from which a furniture heading's section is a list of links that goes with it. */
+const SECTION_LINK_SHARE = 0.5;

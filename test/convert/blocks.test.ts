@@ -1,0 +1,281 @@
+/**
+ * The learned block scorer: which blocks it reads and how it describes them (blocks.ts), how a
+ * model's trees decide and what guards their decisions (block-model.ts), the shipped model on
+ * an article, and the training script run end to end on a small data set of its own.
+ */
+
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { convertHtml, parsePage } from "../../src/convert/html.js";
+import {
+  type BlockModel,
+  blockModel,
+  contentProbability,
+  featureVector,
+  removeFurnitureBlocks,
+} from "../../src/extract/block-model.js";
+import { collectBlocks, FEATURE_NAMES, nameWords } from "../../src/extract/blocks.js";
+import type { DomElement } from "../../src/extract/dom.js";
+import { textOf } from "../../src/extract/dom.js";
+
+/** A paragraph of prose (about 180 characters) that names itself. */
+const prose = (label: string) =>
+  `<p>${label} is a paragraph of ordinary prose, with commas, that reads like an article and says something about the world. It goes on for a while, as paragraphs do.</p>`;
+
+/** The `<body>` of `html`, parsed. */
+function bodyOf(html: string): DomElement {
+  const { body } = parsePage(html, undefined);
+  if (!body) throw new Error("no body");
+  return body;
+}
+
+/** A model of one tree: a block whose link share is over a half is furniture. */
+const LINK_MODEL: BlockModel = {
+  features: [...FEATURE_NAMES],
+  names: ["teaser"],
+  base: 3,
+  threshold: 0.5,
+  trees: [
+    {
+      feature: [FEATURE_NAMES.indexOf("link_share"), -1, -1],
+      threshold: [0.5, 0, 0],
+      left: [1, -1, -1],
+      right: [2, -1, -1],
+      value: [0, 0, -6],
+    },
+  ],
+};
+
+/** An article root: a title, `paragraphs` paragraphs, then `after`. */
+const article = (paragraphs: number, after = "") =>
+  `<body><article><h1>Title</h1>${Array.from({ length: paragraphs }, (_, i) => prose(`P${i + 1}`)).join("")}${after}</article></body>`;
+
+const linkedLines = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<li><a href="/s/${i}">Another story number ${i + 1} to read</a></li>`,
+  ).join("");
+
+describe("blocks", () => {
+  it("reads leaf blocks: paragraphs, items, headings and leaf divs, not their containers", () => {
+    const body = bodyOf(`<body><div class="wrap"><h2>Section</h2><p>One <em>two</em>.</p>
+      <ul><li>Item</li><li>Parent<ul><li>Child</li></ul></li></ul><div>Leaf div</div>
+      <table><tr><td>Cell</td></tr></table><pre>code()</pre><h1>Title</h1></div></body>`);
+    const texts = collectBlocks(body, "page").map((b) => b.text);
+    // A list item holding a list is no leaf; cells, code and the title are never scored.
+    expect(texts).toEqual(["Section", "One two.", "Item", "Child", "Leaf div"]);
+  });
+
+  it("describes each block with every feature and its and its ancestors' class words", () => {
+    const body = bodyOf(
+      `<body><div class="relatedPosts__list"><ul class="teaser-list"><li><a href="/x">A linked teaser title</a></li></ul></div></body>`,
+    );
+    const [block] = collectBlocks(body, "page");
+    expect(block?.features).toHaveLength(FEATURE_NAMES.length);
+    expect(block?.features[FEATURE_NAMES.indexOf("link_share")]).toBe(1);
+    expect(block?.features[FEATURE_NAMES.indexOf("in_list")]).toBe(1);
+    expect([...(block?.names ?? [])].sort()).toEqual(["list", "posts", "related", "teaser"]);
+  });
+
+  it("splits class and id into lower-case words: hyphens, underscores, camelCase", () => {
+    expect(nameWords("relatedPosts__item share-bar_v2 x")).toEqual([
+      "related",
+      "posts",
+      "item",
+      "share",
+      "bar",
+    ]);
+  });
+
+  it("reads no blocks in a root of more than an article holds (300,000 items)", () => {
+    const body = bodyOf(`<body><ul>${"<li>Item text</li>".repeat(300_000)}</ul></body>`);
+    expect(collectBlocks(body, "page")).toEqual([]);
+  });
+});
+
+describe("block model", () => {
+  it("walks each tree to a leaf and adds the leaves to the base", () => {
+    const [linked, plain] = collectBlocks(
+      bodyOf(`<body><p><a href="/a">All link</a></p><p>No link here.</p></body>`),
+      "page",
+    );
+    expect(contentProbability(featureVector(linked!, LINK_MODEL), LINK_MODEL)).toBeCloseTo(
+      1 / (1 + Math.exp(3)),
+    );
+    expect(contentProbability(featureVector(plain!, LINK_MODEL), LINK_MODEL)).toBeCloseTo(
+      1 / (1 + Math.exp(-3)),
+    );
+  });
+
+  it("gives a class word its 0/1 feature after the numbers", () => {
+    const [block] = collectBlocks(
+      bodyOf(`<body><div class="teaser"><p>Text</p></div></body>`),
+      "page",
+    );
+    const x = featureVector(block!, LINK_MODEL);
+    expect(x).toHaveLength(FEATURE_NAMES.length + 1);
+    expect(x.at(-1)).toBe(1);
+  });
+
+  it("removes the blocks the model reads as furniture from an article, and keeps its prose", () => {
+    const body = bodyOf(article(12, `<ul>${linkedLines(3)}</ul><p>Closing line.</p>`));
+    removeFurnitureBlocks(body, "page", LINK_MODEL);
+    const text = textOf(body);
+    expect(text).not.toContain("Another story");
+    for (const kept of ["Title", "P1 is", "P12 is", "Closing line."]) expect(text).toContain(kept);
+  });
+
+  it("reads only articles: not a shop, a forum or a listing, nor a root of a few blocks", () => {
+    for (const [html, type] of [
+      [article(12, `<ul>${linkedLines(3)}</ul>`), "product"],
+      [article(12, `<ul>${linkedLines(3)}</ul>`), "forum"],
+      [article(3, `<ul>${linkedLines(3)}</ul>`), "page"],
+      // Mostly links: a list of stories, not an article.
+      [`<body><p>${"Intro words. ".repeat(12)}</p><ul>${linkedLines(40)}</ul></body>`, "page"],
+    ] as const) {
+      const body = bodyOf(html);
+      removeFurnitureBlocks(body, type, LINK_MODEL);
+      expect(textOf(body)).toContain("Another story number 3");
+    }
+  });
+
+  it("takes a furniture heading's list of links with it, in any language", () => {
+    // The model reads the heading as furniture by its class word; its list goes with it.
+    const model: BlockModel = {
+      ...LINK_MODEL,
+      trees: [
+        ...LINK_MODEL.trees,
+        {
+          feature: [FEATURE_NAMES.length, -1, -1],
+          threshold: [0, 0, 0],
+          left: [1, -1, -1],
+          right: [2, -1, -1],
+          value: [0, 0, -6],
+        },
+      ],
+    };
+    const list = `<li><a href="/a">Ein Artikel</a> und etwas Text</li><li><a href="/b">Noch ein Artikel</a> dazu</li>`;
+    const body = bodyOf(
+      article(
+        12,
+        `<h3 class="teaser">Lesen Sie auch</h3><ul>${list}</ul><h3>Fazit</h3>${prose("End")}`,
+      ),
+    );
+    removeFurnitureBlocks(body, "page", model);
+    const text = textOf(body);
+    expect(text).not.toContain("Lesen Sie auch");
+    expect(text).not.toContain("Ein Artikel");
+    expect(text).toContain("Fazit");
+    expect(text).toContain("End is");
+  });
+
+  it("removes a paragraph of prose only when sure, and never one that continues kept prose", () => {
+    // Blocks of class "bio" are furniture with probability 1 - p; others are content.
+    const bioModel = (p: number): BlockModel => ({
+      features: [...FEATURE_NAMES],
+      names: ["bio"],
+      base: 3,
+      threshold: 0.5,
+      trees: [
+        {
+          feature: [FEATURE_NAMES.length, -1, -1],
+          threshold: [0, 0, 0],
+          left: [1, -1, -1],
+          right: [2, -1, -1],
+          value: [0, 0, Math.log(p / (1 - p)) - 3],
+        },
+      ],
+    });
+    const apart = article(12, `<div class="bio">${prose("Bio")}</div>`);
+    const run = article(12, `<p class="bio">${prose("Bio").slice(3, -4)}</p>`);
+    const left = (html: string, p: number) => {
+      const body = bodyOf(html);
+      removeFurnitureBlocks(body, "page", bioModel(p));
+      return textOf(body);
+    };
+    // Prose under the model's threshold but over the bar for prose stays.
+    expect(left(apart, 0.3)).toContain("Bio is");
+    expect(left(apart, 0.05)).not.toContain("Bio is");
+    // A paragraph right after the article's last, in the same parent, continues it.
+    expect(left(run, 0.05)).toContain("Bio is");
+    expect(left(run, 0.05)).toContain("P12 is");
+  });
+
+  it("keeps all 400 paragraphs of a long article with the shipped model", () => {
+    const { content } = convertHtml(article(400), { url: "https://example.com/essay" });
+    expect(content).toContain("P400 is a paragraph");
+    expect(content.split("is a paragraph of ordinary prose").length - 1).toBe(400);
+  });
+});
+
+describe("shipped block model", () => {
+  it("loads, and was trained on the features blocks.ts computes", () => {
+    const model = blockModel();
+    expect(model.features).toEqual([...FEATURE_NAMES]);
+    expect(model.trees.length).toBeGreaterThan(0);
+    expect(model.threshold).toBeGreaterThan(0);
+    expect(model.threshold).toBeLessThan(1);
+  });
+
+  it("drops a heading in German and its list of other stories after an article", () => {
+    const teasers = [
+      "Die stille Revolution in den Stadtgärten",
+      "Warum der Meeresboden lauter ist als gedacht",
+      "Eine kurze Geschichte der Büroklammer",
+      "Forscher kartieren die ältesten Bäume",
+    ]
+      .map((t, i) => `<li><a href="/s/${i}">${t}</a></li>`)
+      .join("");
+    const html = article(12, `<div class="x1"><h4>Lesen Sie auch</h4><ul>${teasers}</ul></div>`);
+    const { content } = convertHtml(html, { url: "https://news.example.com/2024/05/rivers" });
+    expect(content).toContain("P12 is a paragraph");
+    expect(content).not.toContain("Lesen Sie auch");
+    expect(content).not.toContain("Büroklammer");
+  });
+});
+
+describe("train-blocks script", () => {
+  const dir = mkdtempSync(join(tmpdir(), "webfetch-train-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("trains a model the scorer loads from a data set of its own, never reading held-out pages", async () => {
+    const bench = join(dir, "bench");
+    mkdirSync(join(bench, "html"), { recursive: true });
+    mkdirSync(join(bench, "ground-truth"), { recursive: true });
+    for (let n = 1; n <= 15; n++) {
+      const id = String(n).padStart(4, "0");
+      const paragraphs = Array.from({ length: 12 }, (_, i) => prose(`Page${n} part${i}`));
+      const furniture = `<div class="more-links"><ul>${linkedLines(4)}</ul></div><p class="note">Share this now</p>`;
+      // A held-out page (a multiple of 5) is broken on purpose: reading it would throw.
+      const html =
+        n % 5 === 0
+          ? "<html><body><p>held out</p></body></html>"
+          : `<html><body><article><h1>Page ${n}</h1>${paragraphs.join("")}${furniture}</article></body></html>`;
+      writeFileSync(join(bench, "html", `${id}.html.gz`), gzipSync(html));
+      const reference = paragraphs.map((p) => p.replace(/<\/?p>/g, "")).join("\n\n");
+      const truth = { url: `https://example.com/${id}`, ground_truth: { main_content: reference } };
+      writeFileSync(
+        join(bench, "ground-truth", `${id}.json`),
+        n % 5 === 0 ? "not json: never read" : JSON.stringify(truth),
+      );
+    }
+    const out = join(dir, "model.json");
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "scripts/train-blocks.ts", bench, "--out", out],
+      { env: { ...process.env, TREES: "5" }, timeout: 120_000 },
+    );
+    expect(stderr).toContain("chosen threshold");
+    const model = JSON.parse(readFileSync(out, "utf8")) as BlockModel;
+    expect(model.features).toEqual([...FEATURE_NAMES]);
+    expect(model.trees).toHaveLength(5);
+    const body = bodyOf(article(12, `<ul>${linkedLines(4)}</ul>`));
+    removeFurnitureBlocks(body, "page", model);
+    expect(textOf(body)).toContain("P12 is");
+  }, 180_000);
+});
