@@ -92,9 +92,10 @@ export function contentProbability(x: readonly number[], model: BlockModel): num
 const MIN_PROSE_SHARE = 0.5;
 /**
  * Fewest blocks of a root the model reads: on a root of a few blocks each one matters and there
- * is too little around it to judge by (the dev data's roots this small hold 2% of its furniture).
+ * is too little around it to judge by (roots this small hold under 1% of the dev data's
+ * furniture words).
  */
-const MIN_BLOCKS = 12;
+const MIN_BLOCKS = 8;
 
 /**
  * True when the blocks are an article's: the model is trained on and applied to those only. On
@@ -111,7 +112,8 @@ export function isArticleLike(blocks: readonly Block[], pageType: PageType): boo
 /**
  * Removes from `root`, in place, the blocks the model reads as furniture. A heading it reads
  * so takes its section with it when that section is mostly links: "Read more" or "Lesen Sie
- * auch" over a list of other stories, in whatever language.
+ * auch" over a list of other stories, in whatever language; it stays when text that stays is
+ * under it.
  *
  * @example
  * pruneContent(root, pageType);
@@ -158,6 +160,10 @@ export function removeFurnitureBlocks(
       links += next.text.length * next.features[LINK_SHARE]!;
     }
     if (chars > 0 && links >= chars * SECTION_LINK_SHARE) doomed.fill(true, i + 1, end);
+    // A heading over text that stays is that text's title, linked or not.
+    else if (blocks.slice(i + 1, end).some((b, j) => !doomed[i + 1 + j] && isText(b))) {
+      doomed[i] = false;
+    }
   }
   for (let i = 0; i < blocks.length; i++) if (doomed[i]) blocks[i]!.el.remove();
 }
@@ -176,6 +182,14 @@ function isProse(block: Block): boolean {
     block.features[LINK_SHARE]! < PROSE_LINK_SHARE
   );
 }
+
+/** True for a block of text rather than links: a sentence or more, mostly not linked. */
+function isText(block: Block): boolean {
+  return block.text.length >= MIN_TEXT_CHARS && block.features[LINK_SHARE]! < SECTION_LINK_SHARE;
+}
+
+/** Shortest block read as text under a heading: a sentence. */
+const MIN_TEXT_CHARS = 25;
 
 const LOG_CHARS = FEATURE_NAMES.indexOf("log_chars");
 const HEADING_LEVEL = FEATURE_NAMES.indexOf("heading_level");

@@ -174,6 +174,30 @@ describe("block model", () => {
     expect(text).toContain("End is");
   });
 
+  it("keeps a heading the model doubts when text that stays is under it", () => {
+    // Headings of class "teaser" are furniture; everything else is content.
+    const model: BlockModel = {
+      ...LINK_MODEL,
+      trees: [
+        {
+          feature: [FEATURE_NAMES.length, -1, -1],
+          threshold: [0, 0, 0],
+          left: [1, -1, -1],
+          right: [2, -1, -1],
+          value: [0, 0, -6],
+        },
+      ],
+    };
+    const body = bodyOf(
+      article(
+        12,
+        `<h2 class="teaser"><a href="#heap">The Stack and the Heap</a></h2><p>The heap is where objects live.</p>`,
+      ),
+    );
+    removeFurnitureBlocks(body, "page", model);
+    expect(textOf(body)).toContain("The Stack and the Heap");
+  });
+
   it("removes a paragraph of prose only when sure, and never one that continues kept prose", () => {
     // Blocks of class "bio" are furniture with probability 1 - p; others are content.
     const bioModel = (p: number): BlockModel => ({
