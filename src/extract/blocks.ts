@@ -13,6 +13,7 @@
 import {
   type DomElement,
   type DomNode,
+  headingLevel,
   isElement,
   isText,
   PHRASING_TAGS,
@@ -207,7 +208,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
     const words = b.text.match(WORD) ?? [];
     const context = ancestry(el, root);
     const prose = isProse(b, stats);
-    const headingLevel = HEADING_LEVELS.get(tag) ?? 0;
+    const level = headingLevel(el);
 
     const alike = (signatures.get(`${parentIndex[i]}|${signatureOf(el)}`) ?? 1) - 1;
     const parentMeanLog = isElement(parent) ? (parentMeans.get(parent) ?? 0) : Math.log1p(b.chars);
@@ -237,7 +238,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
       share(stats.get(root)?.linkChars ?? 0, rootChars),
       listShare,
       Math.min(context.depth, 20),
-      headingLevel,
+      level,
       Math.log1p(nearestHeading),
       nearestHeadingLinks,
       Math.log1p(section.chars),
@@ -257,12 +258,12 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
       (textCounts.get(b.text) ?? 1) > 1 ? 1 : 0,
       tag === "p" ? 1 : 0,
       tag === "li" ? 1 : 0,
-      headingLevel > 0 ? 1 : 0,
+      level > 0 ? 1 : 0,
       tag === "div" || tag === "section" || tag === "article" ? 1 : 0,
       tag === "figcaption" ? 1 : 0,
       tag === "blockquote" ? 1 : 0,
       tag === "dd" || tag === "dt" ? 1 : 0,
-      KNOWN_TAGS.has(tag) || headingLevel > 0 ? 0 : 1,
+      KNOWN_TAGS.has(tag) || level > 0 ? 0 : 1,
       context.inList ? 1 : 0,
       context.inTable ? 1 : 0,
       context.inFigure ? 1 : 0,
@@ -280,7 +281,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
 
     textBefore += b.chars;
     if (prose) proseBefore += b.chars;
-    if (headingLevel > 0) {
+    if (level > 0) {
       nearestHeading = b.chars;
       nearestHeadingLinks = share(s.linkChars, s.chars);
     }
@@ -288,14 +289,6 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
   return blocks;
 }
 
-const HEADING_LEVELS = new Map([
-  ["h1", 1],
-  ["h2", 2],
-  ["h3", 3],
-  ["h4", 4],
-  ["h5", 5],
-  ["h6", 6],
-]);
 const KNOWN_TAGS = new Set([
   "p",
   "li",
@@ -324,7 +317,7 @@ function sectionsOf(found: readonly Found[], stats: StatsMap, proseTotal: number
   let current: Section | undefined;
   let proseSoFar = 0;
   for (const b of found) {
-    if (current === undefined || HEADING_LEVELS.has(tagOf(b.el))) {
+    if (current === undefined || headingLevel(b.el) > 0) {
       current = { chars: 0, linkChars: 0, prose: 0, blocks: 0, proseAfter: 0 };
     }
     current.chars += b.chars;
