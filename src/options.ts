@@ -7,6 +7,7 @@ import { domainToASCII } from "node:url";
 import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
 import { WebFetchError } from "./errors.js";
+import { LIMITS } from "./limits.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
@@ -451,58 +452,6 @@ export const SEARCH_DEFAULTS = {
   maxResults: 5,
   /** Token budget of a context (seed 002 §4, SPEC §4). */
   maxTokens: 4_000,
-} as const;
-
-/** Hard limits a caller cannot raise, each a guard against a misconfiguration. */
-export const LIMITS = {
-  /** Longest URL accepted (SPEC §3.1). */
-  maxUrlLength: 2048,
-  /** robots.txt bodies beyond this are ignored (RFC 9309 asks for at least 500 KiB). */
-  maxRobotsBytes: 500 * 1024,
-  /** Redirect hops, whatever the configuration says. */
-  maxRedirectsCeiling: 20,
-  /** Longest deadline, ms (about 24.8 days): Node's timers cannot wait longer. */
-  maxTimeout: 2_147_483_647,
-  /** Longest Retry-After worth waiting for, milliseconds. */
-  maxRetryAfter: 5_000,
-  /** Conversion threads: pages convert in parallel up to this, and never on the event loop. */
-  convertThreads: 2,
-  /** Heap of one conversion thread, MiB: a page that needs more fails with TOO_LARGE. */
-  convertHeapMb: 256,
-  /** Pages whose id (for read and grep) an instance remembers; the oldest are forgotten first. */
-  keptPages: 1_000,
-  /** Characters of a search query or a `query` (seed 002 §2.3). */
-  queryMaxLength: 1_000,
-  /** Results of one search (seed 002 §2.3). */
-  searchMaxResults: 20,
-  /** Domains in include_domains or exclude_domains. */
-  searchMaxDomains: 100,
-  /** URLs in one web_extract call (seed 002). */
-  extractMaxUrls: 20,
-  /** Largest window a tool may ask for: a model's context is the real limit. */
-  toolMaxLength: 100_000,
-  /** Longest line `webfetch mcp` reads from stdin, bytes (the MCP SDK's own bound). */
-  mcpMaxLineBytes: 10 * 1024 * 1024,
-  /** Longest grep pattern: longer ones are refused before any matching. */
-  grepMaxPattern: 500,
-  /** Matching lines reported by one grep; the rest are counted, not listed. */
-  grepMaxMatches: 100,
-  /** Context lines around a grep match, at most. */
-  grepMaxContext: 10,
-  /** Time one grep may take, ms: a catastrophic regular expression is stopped by it. */
-  grepTimeBudgetMs: 1_000,
-  /** Characters of one line shown in grep output; longer lines are clipped around the match. */
-  grepLineChars: 400,
-  /** Characters of a `prompt` (and of a web_fetch_agent task). */
-  promptMaxLength: 4_000,
-  /** Pages rendered in the browser at once per instance; each is a Chromium tab. */
-  maxRenders: 4,
-  /**
-   * How long a store keeps an entry that carries validators (ETag, Last-Modified) past its
-   * freshness, seconds: a stale entry is revalidated with a conditional request, and a 304
-   * refreshes it without a new download or conversion.
-   */
-  revalidateWindow: 7 * 24 * 3600,
 } as const;
 
 /** How a surface spells the options that exclude each other. */

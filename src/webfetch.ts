@@ -13,6 +13,7 @@ import { isWebFetchError, WebFetchError } from "./errors.js";
 import { Deadline } from "./fetch/deadline.js";
 import { Fetcher, firstHeader, type RawResponse } from "./fetch/fetcher.js";
 import { fetchRemote } from "./fetch/remote.js";
+import { LIMITS } from "./limits.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
 import { type ChatModel, loadModel } from "./llm/model.js";
 import { createLogger, type Logger, silentLogger } from "./log.js";
@@ -27,7 +28,6 @@ import {
   type ExtractOptions,
   type FetchOptions,
   type GrepOptions,
-  LIMITS,
   OUTPUT_FORMATS,
   oneOf,
   optionConflict,

@@ -12,7 +12,7 @@ import {
   JSONRPCMessageSchema,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 
 export interface StdioTransportOptions {
   /** Where requests come from. @default process.stdin */

@@ -7,9 +7,9 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { loadConfig } from "../config/load.js";
 import { convertHtml } from "../convert/html.js";
 import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
 import {
   type FetchOptions,
-  LIMITS,
   LOCALES,
   type Locale,
   OUTPUT_FORMATS,

@@ -7,7 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { ErrorCode } from "../errors.js";
 import { WebFetchError } from "../errors.js";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 import type { ConvertedBody, ConvertOptions } from "./index.js";
 import type { ConvertJob, ConvertReply } from "./worker.js";
 

@@ -5,17 +5,13 @@
 
 import { Agent, buildConnector } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
 import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
 import { RobotsPolicy } from "../net/robots-policy.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
-import {
-  LIMITS,
-  type RedirectPolicy,
-  type ResolvedOptions,
-  type RobotsPolicy as RobotsMode,
-} from "../options.js";
+import type { RedirectPolicy, ResolvedOptions, RobotsPolicy as RobotsMode } from "../options.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
 import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapBodyError, requestOnce } from "./http.js";

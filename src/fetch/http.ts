@@ -6,7 +6,7 @@
 import type { Readable } from "node:stream";
 import { type Dispatcher, request } from "undici";
 import { WebFetchError } from "../errors.js";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 import { discardBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
 

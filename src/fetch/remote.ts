@@ -8,8 +8,8 @@
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
 import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
 import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../options.js";
-import { LIMITS } from "../options.js";
 import { bodyDetail, type ProviderResponse, providerFetch } from "../search/http.js";
 import type { Deadline } from "./deadline.js";
 

@@ -3,7 +3,9 @@
  * of a page's Markdown that instruction `q` asks for. Without a model it falls back to the
  * `bm25` filter with `q` (the chunks that match it), as SPEC §7 says `/md` must.
  */
-import { type FetchOptions, LIMITS } from "../options.js";
+
+import { LIMITS } from "../limits.js";
+import type { FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
 import { fitToTokens } from "../shape/fit.js";
 import { focusContent } from "../shape/focus.js";

@@ -8,7 +8,7 @@ import { type Dispatcher, request } from "undici";
 import { WebFetchError } from "../errors.js";
 import type { Deadline } from "../fetch/deadline.js";
 import { mapRequestError, parseRetryAfter } from "../fetch/http.js";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 
 /** Statuses that say "not now": worth a retry. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);

@@ -5,7 +5,8 @@
  * INVALID_INPUT naming the field, not a programmer's RangeError.
  */
 import { WebFetchError } from "../errors.js";
-import { LIMITS, SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
+import { LIMITS } from "../limits.js";
+import { SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
 import { normalizeDomain } from "./results.js";
 import type { SearchRequest } from "./types.js";
 

@@ -4,8 +4,9 @@
  * (`"query": null` when no `q` was sent, `cache` as sent, default "0").
  */
 import { z } from "zod";
+import { LIMITS } from "../limits.js";
 import { filterPage, llmFilter, wholePage } from "../llm/filter.js";
-import { type FetchOptions, LIMITS } from "../options.js";
+import type { FetchOptions } from "../options.js";
 import type { WebFetch } from "../webfetch.js";
 
 /** Crawl4AI's filters: the whole page, the main content, BM25 chunks, a model's selection. */

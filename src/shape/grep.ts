@@ -5,7 +5,7 @@
  * runs in a `vm` context whose timeout interrupts even a backtracking match inside one line.
  */
 import vm from "node:vm";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 
 export interface GrepContentOptions {
   /** Lines of context before and after each match. */

@@ -1,6 +1,6 @@
 /** Input parameters several tools share, with the seeds' snake_case names and bounds. */
 import { z } from "zod";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 import type { Texts } from "./texts.js";
 
 /**

@@ -4,7 +4,8 @@
  * the library packs the context.
  */
 import { z } from "zod";
-import { LIMITS, SEARCH_DEFAULTS } from "../options.js";
+import { LIMITS } from "../limits.js";
+import { SEARCH_DEFAULTS } from "../options.js";
 import { tokenCounter } from "../shape/tokens.js";
 import { contextHeading, contextText } from "./format.js";
 import { searchParams } from "./params.js";

@@ -1,6 +1,6 @@
 /** web_extract (SPEC §4, seed 002 §3): many URLs, per-URL sections and the failed URLs. */
 import { z } from "zod";
-import { LIMITS } from "../options.js";
+import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";
 import { extractModeParam, queryParam } from "./params.js";
 import { extractResultSchema } from "./schemas.js";

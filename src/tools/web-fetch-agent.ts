@@ -4,9 +4,10 @@
  * Offered only when a model is configured.
  */
 import { z } from "zod";
+import { LIMITS } from "../limits.js";
 import { type AgentTool, runFetchAgent } from "../llm/agent.js";
 import { silentLogger } from "../log.js";
-import { LIMITS, type ToolId } from "../options.js";
+import type { ToolId } from "../options.js";
 import { promptParam, urlParam } from "./params.js";
 import { runTool } from "./run.js";
 import { agentResultSchema } from "./schemas.js";

@@ -1,6 +1,7 @@
 /** web_grep (SPEC §4, seed 001): matching lines of a page fetched earlier, with context. */
 import { z } from "zod";
-import { LIMITS, TOOL_DEFAULTS } from "../options.js";
+import { LIMITS } from "../limits.js";
+import { TOOL_DEFAULTS } from "../options.js";
 import { grepText } from "./format.js";
 import { pageRefParams } from "./params.js";
 import { grepResultSchema } from "./schemas.js";

@@ -1,6 +1,7 @@
 /** web_search (SPEC §4, seed 002 §2): numbered results with title, URL, score and snippet. */
 import { z } from "zod";
-import { LIMITS, SEARCH_DEFAULTS } from "../options.js";
+import { LIMITS } from "../limits.js";
+import { SEARCH_DEFAULTS } from "../options.js";
 import { searchText } from "./format.js";
 import { searchParams } from "./params.js";
 import { searchResultSchema } from "./schemas.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../src/options.js";
+import { LIMITS } from "../../src/limits.js";
 import { grepContent } from "../../src/shape/grep.js";
 
 const TEXT = [
