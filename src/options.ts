@@ -12,39 +12,61 @@ import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
 import type { SearchProvider, SearchProviderId } from "./search/types.js";
+import {
+  ENDPOINT_FILTERS,
+  type EndpointFilter,
+  type EndpointKind,
+  EXTRACT_MODES,
+  type ExtractMode,
+  LLM_PROVIDER_IDS,
+  type LlmProviderId,
+  LOCALES,
+  type Locale,
+  type NetworkMode,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  type RedirectPolicy,
+  type RenderMode,
+  ROBOTS_POLICIES,
+  type RobotsPolicy,
+  SEARCH_DEPTHS,
+  type SearchDepth,
+  TIME_RANGES,
+  type TimeRange,
+  TOOL_IDS,
+  type ToolId,
+} from "./values.js";
 import { VERSION } from "./version.js";
 
-export type OutputFormat = "markdown" | "text";
-export type ExtractMode = "main" | "full";
-export type RedirectPolicy = "follow" | "same-host" | "same-site";
-export type RobotsPolicy = "respect" | "ignore";
-export type NetworkMode = "enabled" | "none";
-export type Locale = "en" | "ja";
-/** What speaks at a remote `endpoint`: a webfetch service, or any Crawl4AI-compatible `/md`. */
-export type EndpointKind = "webfetch" | "crawl4ai";
-/** The Crawl4AI `/md` filters (`f`): the whole page, main content, chunks matching `q`, a model's pick. */
-export const ENDPOINT_FILTERS = ["raw", "fit", "bm25", "llm"] as const;
-export type EndpointFilter = (typeof ENDPOINT_FILTERS)[number];
-export type SearchDepth = "basic" | "advanced";
-export type TimeRange = "day" | "week" | "month" | "year";
-/** Model providers of SPEC §5: one provider layer, on the AI SDK. */
-export const LLM_PROVIDER_IDS = ["openai", "anthropic", "openai-compatible"] as const;
-export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
-
-/**
- * Every agent-facing tool of SPEC §4, by its canonical name. Tools of later issues are listed
- * here already, so their configuration keys are known (and checked) before they land.
- */
-export const TOOL_IDS = [
-  "web_fetch",
-  "web_extract",
-  "web_search",
-  "web_context",
-  "web_read",
-  "web_grep",
-  "web_fetch_agent",
-] as const;
-export type ToolId = (typeof TOOL_IDS)[number];
+// The enumerated values are the options' too: callers import them with the options.
+export {
+  ENDPOINT_FILTERS,
+  type EndpointFilter,
+  type EndpointKind,
+  EXTRACT_MODES,
+  type ExtractMode,
+  LLM_PROVIDER_IDS,
+  type LlmProviderId,
+  LOCALES,
+  type Locale,
+  type NetworkMode,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  type RedirectPolicy,
+  type RenderMode,
+  ROBOTS_POLICIES,
+  type RobotsPolicy,
+  SEARCH_DEPTHS,
+  type SearchDepth,
+  TIME_RANGES,
+  type TimeRange,
+  TOOL_IDS,
+  type ToolId,
+};
 
 /** Options of one fetch: the per-call subset, each defaulting to the instance's value. */
 export interface FetchOptions {
@@ -103,9 +125,6 @@ export interface FetchOptions {
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }
-
-/** When a page is rendered in a browser. */
-export type RenderMode = "never" | "auto" | "always";
 
 /** Where cached pages live: this process, a SQLite file, or a Redis server shared by many. */
 export type CacheStoreKind = "memory" | "sqlite" | "redis";
@@ -623,19 +642,6 @@ export function productToken(userAgent: string): string {
   const token = /^[A-Za-z0-9_-]+/.exec(userAgent.trim())?.[0];
   return token ?? "webfetch";
 }
-
-/** The render modes, for validation. */
-export const RENDER_MODES = ["never", "auto", "always"] as const satisfies readonly RenderMode[];
-/** The values of each enumerated option, for validation and for the CLI's choices. */
-export const OUTPUT_FORMATS = ["markdown", "text"] as const satisfies readonly OutputFormat[];
-export const EXTRACT_MODES = ["main", "full"] as const satisfies readonly ExtractMode[];
-export const REDIRECT_POLICIES = [
-  "follow",
-  "same-host",
-  "same-site",
-] as const satisfies readonly RedirectPolicy[];
-export const ROBOTS_POLICIES = ["respect", "ignore"] as const satisfies readonly RobotsPolicy[];
-export const LOCALES = ["en", "ja"] as const satisfies readonly Locale[];
 
 /** Throws RangeError unless `value` is one of `allowed`. */
 export function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {

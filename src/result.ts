@@ -3,7 +3,7 @@
  * structuredContent all carry this same object.
  */
 import type { PageMetadata } from "./extract/metadata.js";
-import type { OutputFormat } from "./options.js";
+import type { OutputFormat } from "./values.js";
 import type { Grepped } from "./shape/grep.js";
 
 export interface FetchResult extends PageMetadata {

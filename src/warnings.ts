@@ -4,7 +4,7 @@
  * the result names them in the caller's language, so no content is ever cut or left empty
  * without a word.
  */
-import type { Locale } from "./options.js";
+import type { Locale } from "./values.js";
 
 /** A limit a conversion stopped at: what was cut, and the limit. */
 export interface LimitHit {

@@ -6,7 +6,7 @@
  * with `error.code` SUBSCRIPTION_TOKEN_INVALID, which is an AUTH_ERROR here.
  */
 import { WebFetchError } from "../errors.js";
-import type { TimeRange } from "../options.js";
+import type { TimeRange } from "../values.js";
 import { bodyDetail, expectOk, type ProviderResponse } from "./http.js";
 import { isoDate, queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";

@@ -8,7 +8,7 @@
 import { WebFetchError } from "../errors.js";
 import { attr, type DomElement, textOf, walkElements } from "../extract/dom.js";
 import { parseDocument } from "../extract/parse.js";
-import type { TimeRange } from "../options.js";
+import type { TimeRange } from "../values.js";
 import { bodyDetail, expectOk } from "./http.js";
 import { queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";

@@ -3,7 +3,7 @@
  * provider turns a validated request into hits; choosing the provider, validating input,
  * filtering domains, scoring by rank and timing live around it, once, for all of them.
  */
-import type { SearchDepth, TimeRange } from "../options.js";
+import type { SearchDepth, TimeRange } from "../values.js";
 import type { ProviderFetch } from "./http.js";
 
 /** The built-in providers, by id. */

@@ -7,11 +7,12 @@
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
+import { SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
 import { normalizeDomain } from "./results.js";
 import type { SearchRequest } from "./types.js";
 
-const DEPTHS: ReadonlySet<string> = new Set(["basic", "advanced"]);
-const TIME_RANGES: ReadonlySet<string> = new Set(["day", "week", "month", "year"]);
+const DEPTHS: ReadonlySet<string> = new Set(SEARCH_DEPTHS);
+const RANGES: ReadonlySet<string> = new Set(TIME_RANGES);
 /** A domain name as the lists take it: labels of letters, digits and hyphens. */
 const DOMAIN =
   /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -43,7 +44,7 @@ export function checkSearch(query: unknown, options: SearchOptions = {}): Search
     throw invalid(`max_results must be between 1 and ${LIMITS.searchMaxResults}`);
   }
   if (options.timeRange !== undefined) {
-    if (!TIME_RANGES.has(options.timeRange)) {
+    if (!RANGES.has(options.timeRange)) {
       throw invalid("time_range must be day, week, month or year");
     }
     request.timeRange = options.timeRange;
