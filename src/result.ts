@@ -3,8 +3,8 @@
  * structuredContent all carry this same object.
  */
 import type { PageMetadata } from "./extract/metadata.js";
-import type { OutputFormat } from "./values.js";
 import type { Grepped } from "./shape/grep.js";
+import type { OutputFormat } from "./values.js";
 
 export interface FetchResult extends PageMetadata {
   /** As requested, normalized. */
