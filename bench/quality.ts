@@ -30,6 +30,7 @@ import {
   structureOf,
   titleMatches,
 } from "./quality/metric.js";
+import { isHeldOut } from "./quality/split.js";
 import type { Prediction, SystemName, WorkerSummary } from "./quality/worker.js";
 import { percentile } from "./stats.js";
 
@@ -58,9 +59,6 @@ const TYPES = [
   // articles-dev's pages that are not articles.
   "other",
 ] as const;
-
-/** The held-out fifth: every page whose file id's number is a multiple of 5 (`0045`, `t105`). */
-export const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
 
 // ---- arguments ----
 const args = process.argv.slice(2);

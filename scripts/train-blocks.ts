@@ -26,14 +26,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { isHeldOut, isValidation } from "../bench/quality/split.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
 import { type BlockModel, isArticleLike } from "../src/extract/block-model.js";
 import { collectBlocks, FEATURE_NAMES } from "../src/extract/blocks.js";
-
-/** The held-out fifth, as the quality benchmark chooses it: never read here. */
-const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
-/** The validation part of the tuning pages, for choosing the threshold. */
-const isValidation = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 1;
 
 // Hyperparameters.
 const TREES = Number(process.env.TREES ?? 150);

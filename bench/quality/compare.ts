@@ -9,10 +9,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scorePage, snippetRate } from "./metric.js";
+import { isHeldOut, isValidation } from "./split.js";
 import type { Prediction } from "./worker.js";
-
-const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
-const isValidation = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 1;
 
 const args = process.argv.slice(2);
 const movedAt = args.indexOf("--moved");

@@ -14,9 +14,7 @@ import { gunzipSync } from "node:zlib";
 import { convertHtml } from "../../src/convert/html.js";
 import type { DomElement } from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
-
-/** The held-out fifth, as bench/quality.ts chooses it: never read while tuning. */
-const isHeldOut = (id: string) => Number(id.replace(/^\D+/, "")) % 5 === 0;
+import { isHeldOut } from "./split.js";
 
 const args = process.argv.slice(2);
 const examplesAt = args.indexOf("--examples");

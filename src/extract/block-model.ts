@@ -7,13 +7,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import {
-  type Block,
-  collectBlocks,
-  FEATURE_NAMES,
-  PROSE_CHARS,
-  PROSE_LINK_SHARE,
-} from "./blocks.js";
+import { type Block, collectBlocks, FEATURE_NAMES } from "./blocks.js";
 import type { DomElement } from "./dom.js";
 import type { PageType } from "./page-type.js";
 
@@ -129,7 +123,7 @@ export function removeFurnitureBlocks(
   if (!isArticleLike(blocks, pageType)) return;
   const doomed = blocks.map((block) => {
     const p = contentProbability(featureVector(block, model), model);
-    return p < (isProse(block) ? PROSE_THRESHOLD : model.threshold);
+    return p < (block.prose ? PROSE_THRESHOLD : model.threshold);
   });
   // The article's paragraphs run on: prose right after a kept paragraph of the same parent
   // continues it, wherever it stands (the model reads position; a long essay's last pages sit
@@ -139,8 +133,8 @@ export function removeFurnitureBlocks(
     if (
       doomed[i] &&
       !doomed[i - 1] &&
-      isProse(block) &&
-      isProse(before) &&
+      block.prose &&
+      before.prose &&
       block.el.parentNode === before.el.parentNode
     ) {
       doomed[i] = false;
@@ -175,14 +169,6 @@ export function removeFurnitureBlocks(
  */
 const PROSE_THRESHOLD = 0.1;
 
-/** True for a block of prose: long, and with few links (as blocks.ts counts prose). */
-function isProse(block: Block): boolean {
-  return (
-    Math.expm1(block.features[LOG_CHARS]!) >= PROSE_CHARS &&
-    block.features[LINK_SHARE]! < PROSE_LINK_SHARE
-  );
-}
-
 /** True for a block of text rather than links: a sentence or more, mostly not linked. */
 function isText(block: Block): boolean {
   return block.text.length >= MIN_TEXT_CHARS && block.features[LINK_SHARE]! < SECTION_LINK_SHARE;
@@ -191,7 +177,6 @@ function isText(block: Block): boolean {
 /** Shortest block read as text under a heading: a sentence. */
 const MIN_TEXT_CHARS = 25;
 
-const LOG_CHARS = FEATURE_NAMES.indexOf("log_chars");
 const HEADING_LEVEL = FEATURE_NAMES.indexOf("heading_level");
 const LINK_SHARE = FEATURE_NAMES.indexOf("link_share");
 /** Link share from which a furniture heading's section is a list of links that goes with it. */

@@ -33,6 +33,8 @@ export interface Block {
   features: number[];
   /** Class and id words of the block and its nearest ancestors under the root. */
   names: Set<string>;
+  /** A paragraph of prose: long, and with few links. */
+  prose: boolean;
 }
 
 /** Names of the numeric features, in the order `Block.features` holds them. */
@@ -121,8 +123,8 @@ const UNSCORED_TAGS = new Set([
 /** How many ancestors above a block give it their class and id words. */
 const NAME_LEVELS = 4;
 /** A block this long with few links is prose: what the page is about. */
-export const PROSE_CHARS = 120;
-export const PROSE_LINK_SHARE = 0.2;
+const PROSE_CHARS = 120;
+const PROSE_LINK_SHARE = 0.2;
 /**
  * Most blocks read: a root with more is no article (a list of 300,000 items), and their
  * features would cost more memory than the page.
@@ -277,7 +279,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
       pageType === "listing" ? 1 : 0,
       pageType === "documentation" ? 1 : 0,
     ];
-    blocks.push({ el, text: b.text, features, names: namesAround(el, root, namesCache) });
+    blocks.push({ el, text: b.text, features, names: namesAround(el, root, namesCache), prose });
 
     textBefore += b.chars;
     if (prose) proseBefore += b.chars;
