@@ -93,5 +93,5 @@ export type {
 export { defineTool } from "./tools/types.js";
 export { SPANS } from "./trace.js";
 export { VERSION } from "./version.js";
-export type { WebFetch } from "./webfetch.js";
-export { createWebFetch } from "./webfetch.js";
+export type { WebFetch } from "./webfetch/index.js";
+export { createWebFetch } from "./webfetch/index.js";

@@ -12,7 +12,7 @@ import type { ToolsOptions } from "../options.js";
 import { createTools } from "../tools/registry.js";
 import type { ToolLogger, ToolResult } from "../tools/types.js";
 import { VERSION } from "../version.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 
 export { createStdioTransport, type StdioTransportOptions } from "./mcp-stdio.js";
 

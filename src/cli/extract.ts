@@ -6,7 +6,7 @@ import type { ExtractOptions } from "../options.js";
 import type { ExtractProgress } from "../pages/extract.js";
 import { extractText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
-import { createWebFetch } from "../webfetch.js";
+import { createWebFetch } from "../webfetch/index.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup } from "./setup.js";
 

@@ -5,7 +5,7 @@
  */
 import { Readable, Writable } from "node:stream";
 import { createLogger } from "../log.js";
-import { createWebFetch } from "../webfetch.js";
+import { createWebFetch } from "../webfetch/index.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 

@@ -21,7 +21,7 @@ import {
 import type { FetchResult } from "../result.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import { VERSION } from "../version.js";
-import { createWebFetch } from "../webfetch.js";
+import { createWebFetch } from "../webfetch/index.js";
 import { type ExtractFlags, extractCommand } from "./extract.js";
 import {
   type CliIO,

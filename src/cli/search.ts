@@ -8,7 +8,7 @@ import type { ContextOptions, SearchOptions } from "../options.js";
 import type { SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
-import { createWebFetch, type WebFetch } from "../webfetch.js";
+import { createWebFetch, type WebFetch } from "../webfetch/index.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
 

@@ -7,7 +7,7 @@ import { openaiChatTool } from "../adapters/openai.js";
 import { mcpToolSchema } from "../tools/json-schema.js";
 import { createTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
-import { createWebFetch } from "../webfetch.js";
+import { createWebFetch } from "../webfetch/index.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 

@@ -10,7 +10,7 @@ import type { FetchResult } from "../result.js";
 import { fitToTokens } from "../shape/fit.js";
 import { focusContent } from "../shape/focus.js";
 import { tokenCounter } from "../shape/tokens.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 import { generateAnswer, type Usage } from "./generate.js";
 import type { ChatModel } from "./model.js";
 

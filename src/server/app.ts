@@ -22,7 +22,7 @@ import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
 import { VERSION } from "../version.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { hostGuard } from "./host-guard.js";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { filterPage, llmFilter, wholePage } from "../llm/filter.js";
 import type { FetchOptions } from "../options.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 
 /** Crawl4AI's filters: the whole page, the main content, BM25 chunks, a model's selection. */
 export const MD_FILTERS = ["raw", "fit", "bm25", "llm"] as const;

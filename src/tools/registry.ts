@@ -4,7 +4,7 @@
  * language. MCP, the adapters and `webfetch tools` all start from `createTools()`.
  */
 import { TOOL_DEFAULTS, type ToolId, type ToolsOptions } from "../options.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 import { BUILTIN_TOOLS } from "./catalog.js";
 import { runTool } from "./run.js";
 import { textsFor } from "./texts.js";

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { ToolId } from "../options.js";
-import type { WebFetch } from "../webfetch.js";
+import type { WebFetch } from "../webfetch/index.js";
 import type { Texts, ToolTexts } from "./texts.js";
 
 /** MCP tool annotations; every webfetch tool reads the open web and changes nothing. */

@@ -11,7 +11,7 @@ import {
 } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
 import { createTools } from "../../src/tools/registry.js";
-import { createWebFetch } from "../../src/webfetch.js";
+import { createWebFetch } from "../../src/webfetch/index.js";
 import { configFile } from "../helpers/config.js";
 import { ALL_TOOLS } from "../tools/helpers.js";
 

@@ -12,7 +12,7 @@ import { createDuckDuckGoProvider } from "../../src/search/duckduckgo.js";
 import { createSearxngProvider } from "../../src/search/searxng.js";
 import { createTavilyProvider } from "../../src/search/tavily.js";
 import type { SearchProvider } from "../../src/search/types.js";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
 import {
   html,
@@ -153,7 +153,7 @@ describe("web.context", () => {
     await expect(w.context("")).rejects.toMatchObject({ code: "INVALID_INPUT" });
     await expect(w.context("q", { maxTokens: 0 })).rejects.toMatchObject({
       code: "INVALID_INPUT",
-      message: "max_tokens must be a positive integer",
+      message: "maxTokens must be a positive integer",
     });
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { isWebFetchError, type WebFetchError } from "../../src/errors.js";
 import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
-import { createWebFetch, type WebFetch } from "../../src/webfetch.js";
+import { createWebFetch, type WebFetch } from "../../src/webfetch/index.js";
 import { type FixtureServer, startFixtureServer, testLookup } from "./fixture-server.js";
 
 /** Loopback only: 127.0.0.0/8 and ::1. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { WebFetchError } from "../../src/errors.js";
 import type { LookupFn } from "../../src/net/guard.js";
 import type { FetchOptions, WebFetchOptions } from "../../src/options.js";
-import { createWebFetch } from "../../src/webfetch.js";
+import { createWebFetch } from "../../src/webfetch/index.js";
 import { failure, fixtureSuite, testWeb } from "../helpers/web.js";
 
 const suite = fixtureSuite();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchSettings, WebFetchOptions } from "../../src/options.js";
 import type { SearchProviderId } from "../../src/search/types.js";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 import {
   html,
   json,

@@ -4,7 +4,7 @@
  * or contacted (only the local Tavily server is), and failures are listed in input order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 import { json, type ProviderServer, startProviderServer } from "../helpers/provider-server.js";
 import { failure, type Recorder, testWeb } from "../helpers/web.js";
 

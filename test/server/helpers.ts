@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { Logger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
 import { createServer, type ServerOptions, type WebFetchServer } from "../../src/server/serve.js";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
 import { type ProviderServer, startProviderServer } from "../helpers/provider-server.js";
 import { type TestWeb, testWeb } from "../helpers/web.js";

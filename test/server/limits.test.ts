@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { fetch } from "undici";
 import { describe, expect, it } from "vitest";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 import { serviceSuite } from "./helpers.js";
 
 describe("rate limit", () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/server/app.js";
-import { createWebFetch } from "../../src/webfetch.js";
+import { createWebFetch } from "../../src/webfetch/index.js";
 import { rawRequest, serviceSuite } from "./helpers.js";
 
 const MCP_HEADERS = {

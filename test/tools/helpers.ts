@@ -2,7 +2,7 @@
 import type { ToolsOptions } from "../../src/options.js";
 import { createTools } from "../../src/tools/registry.js";
 import type { Tool } from "../../src/tools/types.js";
-import type { WebFetch } from "../../src/webfetch.js";
+import type { WebFetch } from "../../src/webfetch/index.js";
 
 /** Every built-in tool, in the order hosts list them. */
 export const ALL_TOOLS = [

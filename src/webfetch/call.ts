@@ -1,0 +1,128 @@
+/**
+ * The options of one call, checked and merged over the instance's once: every room below reads
+ * a ResolvedCall and never re-derives a default.
+ */
+import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+import {
+  checkHeaders,
+  checkTimeout,
+  EXTRACT_MODES,
+  type FetchOptions,
+  OUTPUT_FORMATS,
+  oneOf,
+  optionConflict,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  type ResolvedOptions,
+  ROBOTS_POLICIES,
+} from "../options.js";
+import { checkQuery } from "../search/validate.js";
+import type {
+  ExtractMode,
+  OutputFormat,
+  RedirectPolicy,
+  RenderMode,
+  RobotsPolicy,
+} from "../values.js";
+
+/** The library's spelling of the options that exclude each other. */
+const LIBRARY_NAMES = { prompt: "prompt", query: "query", startIndex: "startIndex" } as const;
+
+/** One call's options, each resolved to the call's value or the instance's. */
+export interface ResolvedCall {
+  format: OutputFormat;
+  extract: ExtractMode;
+  maxLength: number;
+  startIndex: number;
+  /** Total deadline, ms: a fetch through the remote endpoint has the endpoint's by default. */
+  timeout: number;
+  /** Age in seconds up to which a cached copy answers. */
+  maxAge: number;
+  /** Whether the cache is looked up (a fresh result is stored either way). */
+  cache: boolean;
+  redirects: RedirectPolicy;
+  maxRedirects: number;
+  robots: RobotsPolicy;
+  render: RenderMode;
+  /** Tavily's extract API fetches the page instead of this process. */
+  viaTavily: boolean;
+  headers?: Record<string, string>;
+  query?: string;
+  prompt?: string;
+  signal?: AbortSignal;
+}
+
+/** `call` over the instance's options; the call is assumed checked (`checkCall`). */
+export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}): ResolvedCall {
+  const viaTavily = call.via === "tavily";
+  const remote = viaTavily ? undefined : resolved.endpoint;
+  return {
+    format: call.format ?? resolved.format,
+    extract: call.extract ?? resolved.extract,
+    maxLength: call.maxLength ?? resolved.maxLength,
+    startIndex: call.startIndex ?? 0,
+    timeout: call.timeout ?? remote?.timeout ?? resolved.timeout,
+    maxAge: call.maxAge ?? resolved.cacheTtl,
+    cache: call.cache !== false,
+    redirects: call.redirects ?? resolved.redirects,
+    maxRedirects: call.maxRedirects ?? resolved.maxRedirects,
+    robots: call.robots ?? resolved.robots,
+    render: call.render ?? resolved.render,
+    viaTavily,
+    ...(call.headers ? { headers: call.headers } : {}),
+    ...(call.query !== undefined ? { query: call.query } : {}),
+    ...(call.prompt !== undefined ? { prompt: call.prompt } : {}),
+    ...(call.signal ? { signal: call.signal } : {}),
+  };
+}
+
+/** Programmer errors in per-call options throw at once, before any network work. */
+export function checkCall(call: FetchOptions): void {
+  const { maxLength, startIndex, maxRedirects, timeout, maxAge, query, prompt } = call;
+  if (prompt !== undefined) checkPrompt(prompt);
+  if (query !== undefined) checkQuery(query);
+  const conflict = optionConflict(call, LIBRARY_NAMES);
+  if (conflict) throw new RangeError(conflict.message);
+  if (call.via !== undefined && call.via !== "fetch" && call.via !== "tavily") {
+    throw new RangeError(`via must be "fetch" or "tavily", got ${JSON.stringify(call.via)}`);
+  }
+  if (call.format !== undefined) oneOf("format", call.format, OUTPUT_FORMATS);
+  if (call.extract !== undefined) oneOf("extract", call.extract, EXTRACT_MODES);
+  if (call.redirects !== undefined) oneOf("redirects", call.redirects, REDIRECT_POLICIES);
+  if (call.robots !== undefined) oneOf("robots", call.robots, ROBOTS_POLICIES);
+  if (call.render !== undefined) oneOf("render", call.render, RENDER_MODES);
+  if (call.headers !== undefined) checkHeaders(call.headers);
+  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
+    throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+  }
+  if (startIndex !== undefined && (!Number.isInteger(startIndex) || startIndex < 0)) {
+    throw new RangeError(`startIndex must be a non-negative integer, got ${startIndex}`);
+  }
+  if (
+    maxRedirects !== undefined &&
+    (!Number.isInteger(maxRedirects) ||
+      maxRedirects < 0 ||
+      maxRedirects > LIMITS.maxRedirectsCeiling)
+  ) {
+    throw new RangeError(
+      `maxRedirects must be an integer from 0 to ${LIMITS.maxRedirectsCeiling}, got ${maxRedirects}`,
+    );
+  }
+  if (timeout !== undefined) checkTimeout(timeout);
+  if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge < 0)) {
+    throw new RangeError(`maxAge must be a number of seconds >= 0, got ${maxAge}`);
+  }
+}
+
+/** A prompt is untrusted text from a model or a user: 1 to 4,000 characters. */
+function checkPrompt(prompt: unknown): void {
+  const text = typeof prompt === "string" ? prompt.trim() : "";
+  if (text === "" || text.length > LIMITS.promptMaxLength) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `prompt must be 1 to ${LIMITS.promptMaxLength} characters (got ${text.length})`,
+      { retryable: false },
+    );
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The direct source: this process fetches through the address guard and converts on a thread. A
+ * stale cached copy with validators is revalidated (a 304 refreshes it), and an HTML page may be
+ * rendered in the browser (`render`).
+ */
+import type { CachedPage } from "../cache/store.js";
+import type { ConvertedBody, ConvertOptions } from "../convert/index.js";
+import type { Deadline } from "../fetch/deadline.js";
+import { firstHeader, type RawResponse } from "../fetch/fetcher.js";
+import { normalizeUrl } from "../net/url.js";
+import { renderPage } from "../render/page.js";
+import { looksLikeAppShell } from "../render/shell.js";
+import { inSpan, SPANS } from "../trace.js";
+import type { RenderMode } from "../values.js";
+import type { ResolvedCall } from "./call.js";
+import type { Resources } from "./resources.js";
+import type { PageSource, Sourced } from "./sources.js";
+
+/** `notRendered` of an app shell fetched with rendering turned off. */
+export const RENDER_OFF = "off";
+
+/** Characters of a render failure's reason kept for the result's warning. */
+const MAX_REASON_CHARS = 200;
+
+/** A page as the browser left it, converted. */
+type Rendered = ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number };
+
+export function directSource(resources: Resources): PageSource {
+  const { resolved, fetcher } = resources;
+
+  /** Conversion runs on a thread, inside the same deadline as the fetch. */
+  function convertIn(
+    deadline: Deadline,
+    body: Uint8Array,
+    headerType: string | undefined,
+    options: ConvertOptions,
+  ) {
+    return inSpan(SPANS.convert, { "url.full": options.url }, () =>
+      deadline.race(resources.converter.convert(body, headerType, options, deadline.signal)),
+    );
+  }
+
+  /**
+   * The page rendered in the browser and converted. With `auto`, a failed render (no Chromium,
+   * a crash, the time running out) leaves the static result: the reason comes back instead, and
+   * the result names it in its warnings.
+   */
+  async function renderIn(
+    deadline: Deadline,
+    mode: RenderMode,
+    raw: RawResponse,
+    headerType: string | undefined,
+    options: ConvertOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<Rendered | { notRendered: string }> {
+    const release = await deadline.slot((signal) => resources.renders.acquire(signal));
+    try {
+      const rendered = await renderPage(resources.browsers(), {
+        url: raw.finalUrl,
+        body: raw.body,
+        contentType: headerType ?? "text/html",
+        deadline,
+        maxBytes: resolved.maxBytes,
+        fetch: (req, d, maxBytes) => fetcher.resource(req, d, maxBytes),
+      });
+      if (rendered.blockedRequests > 0) {
+        resources.logger.warn(
+          { url: raw.finalUrl, blocked: rendered.blockedRequests },
+          "render: requests of the page refused by the address guard or domain lists",
+        );
+      }
+      const converted = await convertIn(
+        deadline,
+        Buffer.from(rendered.html, "utf8"),
+        "text/html; charset=utf-8",
+        { ...options, url: rendered.finalUrl },
+      );
+      return {
+        ...converted,
+        finalUrl: rendered.finalUrl,
+        rendered: true,
+        blockedRequests: rendered.blockedRequests,
+      };
+    } catch (error) {
+      if (mode === "always" || signal?.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      resources.logger.warn(
+        { url: raw.finalUrl, error: reason },
+        "render failed; the static result is used",
+      );
+      return { notRendered: reason.split("\n")[0]!.slice(0, MAX_REASON_CHARS) };
+    } finally {
+      release();
+    }
+  }
+
+  return {
+    async load(target, call: ResolvedCall, stale, deadline): Promise<Sourced> {
+      const raw = await fetcher.fetch(
+        target,
+        {
+          redirects: call.redirects,
+          maxRedirects: call.maxRedirects,
+          robots: call.robots,
+          headers: call.headers ?? {},
+          validators: stale ? { etag: stale.etag, lastModified: stale.lastModified } : undefined,
+        },
+        deadline,
+      );
+      if (raw.status === 304 && stale) {
+        return { page: { ...stale, fetchedAt: new Date().toISOString() }, revalidated: true };
+      }
+      const headerType = firstHeader(raw.headers["content-type"]);
+      const options = { url: raw.finalUrl, format: call.format, extract: call.extract };
+      const converted = await convertIn(deadline, raw.body, headerType, options);
+      const page: CachedPage = {
+        url: normalizeUrl(target.url),
+        finalUrl: raw.finalUrl,
+        redirects: raw.redirects,
+        status: raw.status,
+        ...converted,
+        fetchedAt: new Date().toISOString(),
+      };
+      const mode = call.render;
+      const shell =
+        isHtml(converted.contentType) &&
+        mode !== "always" &&
+        looksLikeAppShell(raw.body, converted.content);
+      if (mode === "always" || (mode === "auto" && shell)) {
+        const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
+        // `auto` keeps the static result unless the browser found more.
+        if ("notRendered" in rendered) {
+          page.notRendered = rendered.notRendered;
+        } else if (mode === "always" || rendered.content.length > converted.content.length) {
+          // The rendered document's own limits, not the static one's.
+          const { limits: _static, ...unlimited } = page;
+          return { page: { ...unlimited, ...rendered, contentType: converted.contentType } };
+        }
+      } else if (shell) {
+        page.notRendered = RENDER_OFF;
+      }
+      // A page that could not be rendered is fetched again once stale, not revalidated: a 304
+      // would keep the unrendered copy (and its warning) after the browser becomes available.
+      const etag = page.notRendered ? undefined : firstHeader(raw.headers.etag);
+      const lastModified = page.notRendered ? undefined : firstHeader(raw.headers["last-modified"]);
+      return {
+        page: {
+          ...page,
+          ...(etag ? { etag } : {}),
+          ...(lastModified ? { lastModified } : {}),
+        },
+      };
+    },
+  };
+}
+
+/** HTML types, the ones a browser can render. */
+function isHtml(contentType: string): boolean {
+  return contentType === "text/html" || contentType === "application/xhtml+xml";
+}

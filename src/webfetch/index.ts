@@ -1,0 +1,143 @@
+/**
+ * createWebFetch(): the library entry point, wiring over rooms with one job each. Resources
+ * holds what lives as long as the instance (cache, fetcher, limits, threads, browser, model);
+ * the loader turns a URL and a call into a converted page (cache, revalidation, single-flight)
+ * from one of the page sources (direct with rendering, a remote fetch service, Tavily); pages
+ * saves, reads and greps what was loaded; prompt answers and search with its context build on
+ * the loader. The cut follows the data: each room takes what it needs from the ones before it,
+ * so none reaches back and every method here is a line or two of wiring.
+ */
+import type { ContextResult } from "../context/build.js";
+import type { ChatModel } from "../llm/model.js";
+import type { Logger } from "../log.js";
+import type {
+  ContextOptions,
+  ExtractOptions,
+  FetchOptions,
+  GrepOptions,
+  ReadOptions,
+  ResolvedOptions,
+  SearchOptions,
+  WebFetchOptions,
+} from "../options.js";
+import { type ExtractResult, extractMany } from "../pages/extract.js";
+import type { FetchResult, GrepResult } from "../result.js";
+import type { SearchResponse } from "../search/types.js";
+import { checkCall, resolveCall } from "./call.js";
+import { PageLoader } from "./loader.js";
+import { Pages } from "./pages.js";
+import { PromptAnswers } from "./prompt.js";
+import { Resources } from "./resources.js";
+import { Search } from "./search.js";
+import { withoutSecrets } from "./secrets.js";
+import { toResult } from "./to-result.js";
+
+export interface WebFetch {
+  /** Fetches one URL: its main content as Markdown (or text) with metadata. Throws WebFetchError. */
+  fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
+  /**
+   * Fetches many URLs concurrently: duplicates merged, invalid URLs and failed fetches listed in
+   * `failed` (never thrown), both lists in input order.
+   *
+   * @example
+   * const { results, failed } = await web.extract(["https://a.example", "https://b.example"]);
+   */
+  extract(urls: readonly string[], options?: ExtractOptions): Promise<ExtractResult>;
+  /**
+   * A window of a page's full content, by the `id` of an earlier result or by URL (fetched if
+   * it is not kept). Same result object as `fetch`.
+   *
+   * @example
+   * const more = await web.read(page.id, { startIndex: page.nextStartIndex, length: 20_000 });
+   */
+  read(ref: string, options?: ReadOptions): Promise<FetchResult>;
+  /**
+   * The lines of a page's full content that match `pattern` (a regular expression, or literal
+   * text when it is not a valid one), with line numbers and context.
+   *
+   * @example
+   * const { matches } = await web.grep(page.id, "install(ation)?", { contextLines: 1 });
+   */
+  grep(ref: string, pattern: string, options?: GrepOptions): Promise<GrepResult>;
+  /**
+   * Searches the web through the configured provider. Throws WebFetchError: `INVALID_INPUT`
+   * naming the field, `AUTH_ERROR`, `RATE_LIMITED` (after retries), `PROVIDER_ERROR`.
+   *
+   * @example
+   * const { results } = await web.search("node 20 release date", { maxResults: 3 });
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /**
+   * A cited context for retrieval-augmented generation: search, fetch the top results, keep
+   * their passages most relevant to the query within `maxTokens` (source list included).
+   *
+   * @example
+   * const { context, sources } = await web.context("what is BM25", { maxTokens: 2000 });
+   */
+  context(query: string, options?: ContextOptions): Promise<ContextResult>;
+  /**
+   * The configured model (`llm`), made on first use; undefined when none is configured.
+   * Throws WebFetchError (AUTH_ERROR) when a hosted provider has no API key.
+   */
+  model(): Promise<ChatModel | undefined>;
+  /** The resolved instance options. */
+  readonly options: Readonly<ResolvedOptions>;
+  /** Where the instance logs (the `logger` option); tools made from it log there too. */
+  readonly logger: Logger;
+  /** Closes pooled connections and the cache store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a webfetch instance.
+ *
+ * @example
+ * const web = createWebFetch();
+ * const page = await web.fetch("https://example.com");
+ * console.log(page.title, page.content);
+ */
+export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
+  const resources = new Resources(options);
+  const { resolved, logger } = resources;
+  const loader = new PageLoader(resources);
+  const pages = new Pages(resources, loader);
+  const answers = new PromptAnswers(resources, loader, pages);
+  const search = new Search(resources, loader);
+
+  async function fetchPage(url: string, given: FetchOptions = {}): Promise<FetchResult> {
+    checkCall(given);
+    const call = resolveCall(resolved, given);
+    if (call.prompt !== undefined) return answers.answer(url, call, call.prompt.trim());
+    return loader.withPage(url, call, (loaded, started) => {
+      const { page, cached, kept } = loaded;
+      const how = { id: kept.id, cached, ms: performance.now() - started, locale: resolved.locale };
+      return pages.saveIfCut(toResult(page, call, how), loaded);
+    });
+  }
+
+  return {
+    fetch: fetchPage,
+    async extract(urls, extractOptions = {}) {
+      if (!Array.isArray(urls) || urls.length === 0) {
+        throw new RangeError("urls must be a non-empty array of URLs");
+      }
+      const { onProgress, ...own } = extractOptions;
+      const via = own.via ?? resources.searchSettings?.extract;
+      const call: FetchOptions = via ? { ...own, via } : own;
+      checkCall(call);
+      return extractMany(urls, {
+        fetch: (url) => fetchPage(url, call),
+        onInsecure: (url) => logger.warn({ url }, "plain http: the page travels unencrypted"),
+        ...(onProgress ? { onProgress } : {}),
+      });
+    },
+    read: (ref, readOptions) => pages.read(ref, readOptions),
+    grep: (ref, pattern, grepOptions) => pages.grep(ref, pattern, grepOptions),
+    search: (query, searchOptions) => search.search(query, searchOptions),
+    context: (query, contextOptions) => search.context(query, contextOptions),
+    model: () => resources.model(),
+    options: withoutSecrets(resolved),
+    logger,
+    close: () => resources.close(),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Where a page comes from. Every source takes a checked target and a resolved call and gives the
+ * converted page; the loader around it caches, shares and remembers. This process fetches and
+ * converts (direct, rendering when it must); a remote fetch service or Tavily's extract API do
+ * both elsewhere, and this process never resolves or contacts the target then.
+ */
+import type { CachedPage } from "../cache/store.js";
+import type { Deadline } from "../fetch/deadline.js";
+import { fetchRemote } from "../fetch/remote.js";
+import type { ParsedTarget } from "../net/url.js";
+import { normalizeUrl } from "../net/url.js";
+import { tavilySettings } from "../search/choose.js";
+import { providerFetch } from "../search/http.js";
+import { tavilyExtract } from "../search/tavily.js";
+import type { ResolvedCall } from "./call.js";
+import type { Resources } from "./resources.js";
+
+/** A loaded page, and whether a 304 confirmed the stale copy it was asked to revalidate. */
+export interface Sourced {
+  page: CachedPage;
+  revalidated?: boolean;
+}
+
+export interface PageSource {
+  /** Loads `target`; `stale` is a cached copy with validators, for a source that revalidates. */
+  load(
+    target: ParsedTarget,
+    call: ResolvedCall,
+    stale: CachedPage | undefined,
+    deadline: Deadline,
+  ): Promise<Sourced>;
+}
+
+/**
+ * Remote mode: the service fetches and converts. Redirect, robots and header options are the
+ * service's own policy there.
+ */
+export function remoteSource(
+  resources: Resources,
+  endpoint: NonNullable<Resources["resolved"]["endpoint"]>,
+): PageSource {
+  return {
+    async load(target, call, _stale, deadline) {
+      const remote = await fetchRemote(
+        endpoint,
+        target.url.href,
+        { format: call.format, extract: call.extract },
+        {
+          dispatcher: resources.endpointDispatcher(),
+          userAgent: resources.resolved.userAgent,
+          deadline,
+        },
+      );
+      return { page: { url: normalizeUrl(target.url), ...remote } };
+    },
+  };
+}
+
+/**
+ * Tavily's extract API fetches and converts the page (`via: "tavily"`); this process has checked
+ * the URL policy and domain lists.
+ */
+export function tavilySource(resources: Resources): PageSource {
+  return {
+    async load(target, call, _stale, deadline) {
+      const { resolved } = resources;
+      const extracted = await tavilyExtract(target.url.href, call.format, {
+        ...tavilySettings(resources.searchSettings),
+        fetch: providerFetch({
+          dispatcher: resources.endpointDispatcher(),
+          userAgent: resolved.userAgent,
+          retries: resolved.retries,
+          deadline,
+          name: "Tavily",
+        }),
+      });
+      return {
+        page: {
+          url: normalizeUrl(target.url),
+          finalUrl: extracted.url,
+          redirects: [],
+          status: 200,
+          contentType: call.format === "text" ? "text/plain" : "text/markdown",
+          content: extracted.content,
+          fetchedAt: new Date().toISOString(),
+        },
+      };
+    },
+  };
+}
