@@ -20,7 +20,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { silentLogger } from "../src/log.js";
-import { createWebFetch } from "../src/webfetch.js";
+import { createWebFetch } from "../src/webfetch/index.js";
 import { testLookup } from "../test/helpers/fixture-server.js";
 
 const [port, route] = process.argv.slice(2) as [string, string];

@@ -16,7 +16,7 @@ import { SqliteStore } from "../src/cache/sqlite.js";
 import type { CacheEntry, CacheStore } from "../src/cache/store.js";
 import { silentLogger } from "../src/log.js";
 import type { CacheStoreKind } from "../src/options.js";
-import { createWebFetch } from "../src/webfetch.js";
+import { createWebFetch } from "../src/webfetch/index.js";
 import { startFixtureServer, testLookup } from "../test/helpers/fixture-server.js";
 import { startRedis } from "../test/helpers/redis.js";
 import { percentile } from "./stats.js";

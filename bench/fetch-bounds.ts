@@ -12,7 +12,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { silentLogger } from "../src/log.js";
-import { createWebFetch } from "../src/webfetch.js";
+import { createWebFetch } from "../src/webfetch/index.js";
 import { bombBytes, startFixtureServer, testLookup } from "../test/helpers/fixture-server.js";
 import { median, percentile } from "./stats.js";
 

@@ -23,38 +23,16 @@ export { silentLogger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
   ContextOptions,
-  EndpointFilter,
-  EndpointKind,
-  ExtractMode,
   ExtractOptions,
   FetchOptions,
   GrepOptions,
-  LlmProviderId,
   LlmSettings,
-  Locale,
-  NetworkMode,
-  OutputFormat,
   ReadOptions,
-  RedirectPolicy,
-  RobotsPolicy,
-  SearchDepth,
   SearchOptions,
   SearchSettings,
-  ServerLimits,
-  TimeRange,
-  ToolId,
-  ToolOptions,
-  ToolsOptions,
   WebFetchOptions,
 } from "./options.js";
-export {
-  DEFAULTS,
-  LLM_DEFAULTS,
-  LLM_PROVIDER_IDS,
-  SEARCH_DEFAULTS,
-  SERVER_DEFAULTS,
-  TOOL_IDS,
-} from "./options.js";
+export { DEFAULTS, GREP_DEFAULTS, LLM_DEFAULTS, SEARCH_DEFAULTS } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
 export type { FetchResult, GrepResult } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
@@ -76,9 +54,12 @@ export type {
   SearchResult,
 } from "./search/types.js";
 export { SEARCH_PROVIDER_IDS } from "./search/types.js";
+export type { ServerLimits } from "./server/options.js";
+export { SERVER_DEFAULTS } from "./server/options.js";
 export type { GrepMatch } from "./shape/grep.js";
 export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
 export { inputJsonSchema, mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";
+export type { ToolOptions, ToolsOptions } from "./tools/options.js";
 export type { CreateToolsOptions } from "./tools/registry.js";
 export { createTools } from "./tools/registry.js";
 export type { Texts } from "./tools/texts.js";
@@ -92,6 +73,21 @@ export type {
 } from "./tools/types.js";
 export { defineTool } from "./tools/types.js";
 export { SPANS } from "./trace.js";
+export type {
+  EndpointFilter,
+  EndpointKind,
+  ExtractMode,
+  LlmProviderId,
+  Locale,
+  NetworkMode,
+  OutputFormat,
+  RedirectPolicy,
+  RobotsPolicy,
+  SearchDepth,
+  TimeRange,
+  ToolId,
+} from "./values.js";
+export { LLM_PROVIDER_IDS, TOOL_IDS } from "./values.js";
 export { VERSION } from "./version.js";
 export type { WebFetch } from "./webfetch/index.js";
 export { createWebFetch } from "./webfetch/index.js";

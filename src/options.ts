@@ -1,12 +1,14 @@
 /**
- * Every option of webfetch, its documentation and its default, in one place. Entry points take
- * one options object; `resolveOptions()` merges it over DEFAULTS once, so the rest of the code
- * reads plain resolved values and never re-derives a default.
+ * Every option of the library, its documentation and its default, in one place. Entry points
+ * take one options object; `resolveOptions()` merges it over DEFAULTS once, so the rest of the
+ * code reads plain resolved values and never re-derives a default (a call's options are merged
+ * over them once more by the instance's `resolveCall()`). The tools' options live with the
+ * tools, the HTTP service's with the service.
  */
 import { domainToASCII } from "node:url";
 import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
-import { WebFetchError } from "./errors.js";
+import { checkHeader, checkTimeout, oneOf, positiveInt, productToken } from "./checks.js";
 import { LIMITS } from "./limits.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
@@ -31,42 +33,10 @@ import {
   type RenderMode,
   ROBOTS_POLICIES,
   type RobotsPolicy,
-  SEARCH_DEPTHS,
   type SearchDepth,
-  TIME_RANGES,
   type TimeRange,
-  TOOL_IDS,
-  type ToolId,
 } from "./values.js";
 import { VERSION } from "./version.js";
-
-// The enumerated values are the options' too: callers import them with the options.
-export {
-  ENDPOINT_FILTERS,
-  type EndpointFilter,
-  type EndpointKind,
-  EXTRACT_MODES,
-  type ExtractMode,
-  LLM_PROVIDER_IDS,
-  type LlmProviderId,
-  LOCALES,
-  type Locale,
-  type NetworkMode,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-  REDIRECT_POLICIES,
-  RENDER_MODES,
-  type RedirectPolicy,
-  type RenderMode,
-  ROBOTS_POLICIES,
-  type RobotsPolicy,
-  SEARCH_DEPTHS,
-  type SearchDepth,
-  TIME_RANGES,
-  type TimeRange,
-  TOOL_IDS,
-  type ToolId,
-};
 
 /** Options of one fetch: the per-call subset, each defaulting to the instance's value. */
 export interface FetchOptions {
@@ -133,7 +103,7 @@ export type CacheStoreKind = "memory" | "sqlite" | "redis";
 export type ExtractVia = "fetch" | "tavily";
 
 /**
- * The model that answers `prompt` and runs `web_fetch_agent` (SPEC §5, §6 `llm`). Its endpoint
+ * The model that answers `prompt` and runs `web_fetch_agent`. Its endpoint
  * is operator-configured, so it does not pass the address guard.
  */
 export interface LlmSettings {
@@ -194,7 +164,7 @@ export const LLM_DEFAULTS = {
   agentTimeout: 120_000,
 } as const;
 
-/** Options of `web.search()` (seed 002 §2.3). */
+/** Options of `web.search()`. */
 export interface SearchOptions {
   /** How hard the provider looks (Tavily's `search_depth`; others ignore it). @default "basic" */
   searchDepth?: SearchDepth;
@@ -219,7 +189,7 @@ export interface ContextOptions extends SearchOptions {
 }
 
 /**
- * Search providers (SPEC §5). Keys and addresses default to the environment variables named;
+ * Search providers. Keys and addresses default to the environment variables named;
  * the provider is this one, else the first of tavily, brave, searxng whose variable is set,
  * else duckduckgo.
  */
@@ -349,16 +319,16 @@ export interface WebFetchOptions {
    */
   logger?: Logger | false;
   /**
-   * Remote mode: base URL of a fetch service that fetches instead of this process (SPEC §7),
+   * Remote mode: base URL of a fetch service that fetches instead of this process,
    * e.g. a webfetch service in an isolated container. Operator-configured, so it skips the
    * address guard; the target URL still passes the URL policy here and the full policy there.
    * Config `tools.web_fetch.api_endpoint`. @default undefined (fetch directly)
    */
   endpoint?: string;
   /**
-   * How to talk to `endpoint`: `crawl4ai` posts `{url, f, q, c}` to `/md` (seed 000; a webfetch
-   * service answers it too, without metadata); `webfetch` posts the tool input to `/v1/fetch`
-   * and gets the whole result object and typed errors. @default "crawl4ai"
+   * How to talk to `endpoint`: `crawl4ai` posts `{url, f, q, c}` to `/md` (Crawl4AI's
+   * protocol; a webfetch service answers it too, without metadata); `webfetch` posts the tool
+   * input to `/v1/fetch` and gets the whole result object and typed errors. @default "crawl4ai"
    */
   endpointKind?: EndpointKind;
   /** Bearer token for `endpoint` (a service run with WEBFETCH_API_TOKEN). @default undefined */
@@ -376,7 +346,7 @@ export interface WebFetchOptions {
    * Config `tools.web_fetch.filter`. @default "llm"
    */
   endpointFilter?: EndpointFilter;
-  /** Search providers for `search()` and `context()`. @default from the environment (SPEC §5) */
+  /** Search providers for `search()` and `context()`. @default from the environment (see SearchSettings) */
   search?: SearchSettings;
   /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
   llm?: LlmSettings;
@@ -469,187 +439,15 @@ export const ENDPOINT_DEFAULTS = {
 export const SEARCH_DEFAULTS = {
   searchDepth: "basic",
   maxResults: 5,
-  /** Token budget of a context (seed 002 §4, SPEC §4). */
+  /** Token budget of a context, source list included. */
   maxTokens: 4_000,
 } as const;
 
-/** How a surface spells the options that exclude each other. */
-export interface ExclusiveNames {
-  prompt: string;
-  query: string;
-  startIndex: string;
-}
-
-/**
- * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
- * can: prompt and query each read the whole page, and one excludes the other. `field` is the
- * option to blame, in the surface's spelling.
- *
- * @example
- * optionConflict({ prompt: "a", query: "b" }, { prompt: "--prompt", query: "--query", startIndex: "--start-index" });
- */
-export function optionConflict(
-  call: {
-    prompt?: string | undefined;
-    query?: string | undefined;
-    startIndex?: number | undefined;
-  },
-  names: ExclusiveNames,
-): { field: string; message: string } | undefined {
-  const offset = call.startIndex !== undefined && call.startIndex > 0;
-  if (call.prompt !== undefined && call.query !== undefined) {
-    return { field: names.query, message: `${names.prompt} and ${names.query} cannot be combined` };
-  }
-  const reader =
-    call.prompt !== undefined
-      ? `${names.prompt} reads the whole page`
-      : call.query !== undefined
-        ? `${names.query} selects passages from the whole page`
-        : undefined;
-  if (reader && offset) {
-    return { field: names.startIndex, message: `${reader}: it takes no ${names.startIndex}` };
-  }
-  return undefined;
-}
-
-/** Options of the tool layer (`createTools()`, the MCP server, the adapters). */
-export interface ToolsOptions {
-  /** Prefix of every tool name ("wf_" → wf_web_fetch). @default "" */
-  prefix?: string;
-  /** Settings by canonical tool name; a tool left out keeps its defaults. */
-  tools?: Partial<Record<ToolId, ToolOptions>>;
-}
-
-/** Settings of one tool (`tools.<name>` in the configuration file). */
-export interface ToolOptions {
-  /** `false`: the tool is registered nowhere. @default true */
-  enabled?: boolean;
-  /** Its name, before the prefix. @default the canonical name */
-  name?: string;
-  /** Total deadline of the fetches this tool makes, ms. @default the instance's timeout (`endpointTimeout` in remote mode) */
-  timeout?: number;
-  /** Characters of content the tool returns when the model asks for no length. @default the instance's maxLength */
-  maxLength?: number;
-}
-
-/** Defaults of the tool layer. */
-export const TOOL_DEFAULTS = {
-  prefix: "",
-  enabled: true,
-  /** Context lines around a grep match. */
-  grepContextLines: 2,
+/** Defaults of grep over a page's content. */
+export const GREP_DEFAULTS = {
+  /** Lines of context before and after each match. */
+  contextLines: 2,
 } as const;
-
-/** Limits of the HTTP service (SPEC §7); every one can be set per server. */
-export interface ServerLimits {
-  /** Largest request body, bytes; a larger one is answered 413. @default 1048576 */
-  maxBodyBytes?: number;
-  /**
-   * Calls one client (by address; IPv6 by /64) may make per window, each message of a JSON-RPC
-   * batch one call; more get 429. @default 120
-   */
-  rateLimit?: number;
-  /** The rate limit's window, ms. @default 60000 */
-  rateWindowMs?: number;
-  /** How long shutdown waits for in-flight requests before cutting them off, ms. @default 10000 */
-  shutdownGraceMs?: number;
-}
-
-/** Defaults of the HTTP service. */
-export const SERVER_DEFAULTS = {
-  /** Loopback only: exposing a fetcher to a network is a decision, never a default. */
-  host: "127.0.0.1",
-  port: 8787,
-  maxBodyBytes: 1024 * 1024,
-  rateLimit: 120,
-  rateWindowMs: 60_000,
-  shutdownGraceMs: 10_000,
-  /** X-Forwarded-For is anyone's to write: read only when the operator says a proxy sets it. */
-  trustProxy: false,
-} as const;
-
-/** `value` as an integer of at least `min`, else a RangeError naming `name`. */
-export function positiveInt(name: string, value: number, min = 1): number {
-  if (!Number.isInteger(value) || value < min) {
-    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
-  }
-  return value;
-}
-
-/** A deadline in ms, from 1 to what Node's timers can wait; a longer one would fire at once. */
-export function checkTimeout(timeout: number, name = "timeout"): number {
-  if (!Number.isFinite(timeout) || timeout < 1 || timeout > LIMITS.maxTimeout) {
-    throw new RangeError(`${name} must be from 1 to ${LIMITS.maxTimeout} ms, got ${timeout}`);
-  }
-  return timeout;
-}
-
-/** A header name: an RFC 9110 token. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A header value webfetch sends: tab, space and printable ASCII, so no line can be injected. */
-const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
-/** Headers the transport owns: the connection and the message framing are never the caller's. */
-const TRANSPORT_HEADERS = new Set([
-  "host",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "content-length",
-  "te",
-  "trailer",
-  "upgrade",
-  "expect",
-]);
-
-/**
- * Checks one request header a caller supplies; returns its value. A header HTTP cannot carry,
- * or one the transport owns, is INVALID_INPUT before any connection. `field` names the option.
- */
-export function checkHeader(
-  name: string,
-  value: unknown,
-  field = `header ${JSON.stringify(name)}`,
-): string {
-  const problem =
-    typeof name !== "string" || !HEADER_NAME.test(name)
-      ? "is not a valid header name"
-      : TRANSPORT_HEADERS.has(name.toLowerCase())
-        ? "is set by the transport, not by the caller"
-        : typeof value !== "string"
-          ? "must be a string"
-          : !HEADER_VALUE.test(value)
-            ? "may hold only printable ASCII characters (no CR, LF or other control characters)"
-            : undefined;
-  if (problem) {
-    throw new WebFetchError("INVALID_INPUT", `${field} ${problem}`, { retryable: false });
-  }
-  return value as string;
-}
-
-/** Checks every header of a call's `headers` option. */
-export function checkHeaders(headers: unknown): void {
-  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) {
-    throw new WebFetchError("INVALID_INPUT", "headers must be an object of names to values", {
-      retryable: false,
-    });
-  }
-  for (const [name, value] of Object.entries(headers)) checkHeader(name, value);
-}
-
-/** The product token of a User-Agent (`webfetch/1.0 (...)` → `webfetch`), for robots.txt. */
-export function productToken(userAgent: string): string {
-  const token = /^[A-Za-z0-9_-]+/.exec(userAgent.trim())?.[0];
-  return token ?? "webfetch";
-}
-
-/** Throws RangeError unless `value` is one of `allowed`. */
-export function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
-  if (!allowed.includes(value)) {
-    throw new RangeError(`${name} must be one of ${allowed.join(", ")}, got ${String(value)}`);
-  }
-  return value;
-}
 
 /** Merges user options over DEFAULTS and checks them; programmer errors throw RangeError. */
 export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {

@@ -7,7 +7,7 @@
  */
 import { silentLogger } from "../../src/log.js";
 import { createServer } from "../../src/server/index.js";
-import { createWebFetch } from "../../src/webfetch.js";
+import { createWebFetch } from "../../src/webfetch/index.js";
 import { startFixtureServer, testLookup } from "../../test/helpers/fixture-server.js";
 
 const cached = process.argv[2] !== "uncached";

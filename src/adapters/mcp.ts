@@ -8,7 +8,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolsOptions } from "../options.js";
+import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import type { ToolLogger, ToolResult } from "../tools/types.js";
 import { VERSION } from "../version.js";

@@ -4,22 +4,22 @@
  */
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { optionConflict } from "../checks.js";
 import { loadConfig } from "../config/load.js";
 import { convertHtml } from "../convert/html.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import type { FetchOptions } from "../options.js";
+import type { FetchResult } from "../result.js";
+import { SEARCH_PROVIDER_IDS } from "../search/types.js";
+import { SERVER_DEFAULTS } from "../server/options.js";
 import {
-  type FetchOptions,
   LOCALES,
   type Locale,
   OUTPUT_FORMATS,
-  optionConflict,
   REDIRECT_POLICIES,
   RENDER_MODES,
-  SERVER_DEFAULTS,
-} from "../options.js";
-import type { FetchResult } from "../result.js";
-import { SEARCH_PROVIDER_IDS } from "../search/types.js";
+} from "../values.js";
 import { VERSION } from "../version.js";
 import { createWebFetch } from "../webfetch/index.js";
 import { type ExtractFlags, extractCommand } from "./extract.js";

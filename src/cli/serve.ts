@@ -5,7 +5,7 @@
  */
 import { WebFetchError } from "../errors.js";
 import { createLogger } from "../log.js";
-import { SERVER_DEFAULTS } from "../options.js";
+import { SERVER_DEFAULTS } from "../server/options.js";
 import type { WebFetchServer } from "../server/serve.js";
 import { createWebFetch } from "../webfetch/index.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";

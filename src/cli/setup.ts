@@ -3,20 +3,17 @@
  * wins). One loader for every command, so `fetch`, `extract`, `mcp` and `tools` read the same
  * file the same way.
  */
+
+import { checkHeader } from "../checks.js";
 import { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "../config/load.js";
 import type { WebFetchConfig } from "../config/schema.js";
 import { WebFetchError } from "../errors.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { parseAddressRules } from "../net/allowlist.js";
-import {
-  checkHeader,
-  type FetchOptions,
-  resolveOptions,
-  TOOL_IDS,
-  type ToolsOptions,
-  type WebFetchOptions,
-} from "../options.js";
+import { type FetchOptions, resolveOptions, type WebFetchOptions } from "../options.js";
+import type { ToolsOptions } from "../tools/options.js";
 import { toolNames } from "../tools/registry.js";
+import { TOOL_IDS } from "../values.js";
 import type { CliIO, GlobalFlags } from "./io.js";
 
 export interface CliSetup {

@@ -4,8 +4,8 @@
  * errors keep their English detail where no Japanese text exists; codes are never translated.
  */
 import { ERROR_CODES } from "../errors.js";
-import type { Locale } from "../options.js";
 import { type ErrorInfo, textsFor } from "../tools/texts.js";
+import type { Locale } from "../values.js";
 
 export interface CliTexts {
   /** A usage error of the argument parser, without its trailing newline. */

@@ -8,13 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse } from "yaml";
 import { WebFetchError } from "../errors.js";
-import {
-  type LlmSettings,
-  TOOL_IDS,
-  type ToolOptions,
-  type ToolsOptions,
-  type WebFetchOptions,
-} from "../options.js";
+import type { LlmSettings, WebFetchOptions } from "../options.js";
+import type { ToolOptions, ToolsOptions } from "../tools/options.js";
+import { TOOL_IDS } from "../values.js";
 import { configSchema, type WebFetchConfig } from "./schema.js";
 
 /** The file looked for in the working directory when no path is given. */

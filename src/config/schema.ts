@@ -3,8 +3,8 @@
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
-import { ENDPOINT_FILTERS, LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../options.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
+import { ENDPOINT_FILTERS, LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../values.js";
 
 /**
  * Numbers and booleans may come from `${VAR}` expansion, which yields text: "30" and "true"

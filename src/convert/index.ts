@@ -5,7 +5,7 @@
 import { WebFetchError } from "../errors.js";
 import { decodeBody } from "../fetch/decode.js";
 import { sniffContent } from "../fetch/sniff.js";
-import type { ExtractMode, OutputFormat } from "../options.js";
+import type { ExtractMode, OutputFormat } from "../values.js";
 import { convertFeed } from "./feed.js";
 import { type ConvertedDocument, convertHtml } from "./html.js";
 import { convertJson } from "./json.js";

@@ -3,7 +3,7 @@
  */
 import { isIP } from "node:net";
 import { WebFetchError } from "../errors.js";
-import type { RedirectPolicy } from "../options.js";
+import type { RedirectPolicy } from "../values.js";
 
 /** True when `host` is `domain` or one of its subdomains. */
 export function inDomain(host: string, domain: string): boolean {

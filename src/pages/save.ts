@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { OutputFormat } from "../options.js";
+import type { OutputFormat } from "../values.js";
 
 /** Characters a host may keep in a file name; the rest become `_`. */
 const UNSAFE_NAME = /[^a-z0-9.-]+/g;

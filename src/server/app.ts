@@ -7,20 +7,16 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { positiveInt } from "../checks.js";
 import { isWebFetchError } from "../errors.js";
 import { wholePage } from "../llm/filter.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
-import {
-  positiveInt,
-  SERVER_DEFAULTS,
-  type ServerLimits,
-  type ToolId,
-  type ToolsOptions,
-} from "../options.js";
+import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
+import type { ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
 import { bearerAuth } from "./auth.js";
@@ -28,6 +24,7 @@ import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { hostGuard } from "./host-guard.js";
 import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema } from "./md.js";
+import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
 import { createRateLimiter } from "./rate-limit.js";
 
 export interface AppOptions extends ToolsOptions, ServerLimits {

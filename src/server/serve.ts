@@ -7,8 +7,8 @@ import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
-import { SERVER_DEFAULTS } from "../options.js";
 import { type AppOptions, createApp } from "./app.js";
+import { SERVER_DEFAULTS } from "./options.js";
 
 export interface ServerOptions extends AppOptions {
   /** Port to listen on; 0 picks a free one. @default 8787 */

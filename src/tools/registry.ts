@@ -3,9 +3,11 @@
  * out entirely, names prefixed or renamed, each tool bound to the webfetch instance and its
  * language. MCP, the adapters and `webfetch tools` all start from `createTools()`.
  */
-import { TOOL_DEFAULTS, type ToolId, type ToolsOptions } from "../options.js";
+
+import type { ToolId } from "../values.js";
 import type { WebFetch } from "../webfetch/index.js";
 import { BUILTIN_TOOLS } from "./catalog.js";
+import { TOOL_DEFAULTS, type ToolsOptions } from "./options.js";
 import { runTool } from "./run.js";
 import { textsFor } from "./texts.js";
 import { TOOL_ANNOTATIONS, type Tool, type ToolLogger, type ToolSpec } from "./types.js";

@@ -4,7 +4,7 @@
  * word; the English ones are SPEC §3.8's. Nothing else in the tool layer holds prose.
  */
 import type { ErrorCode } from "../errors.js";
-import type { Locale } from "../options.js";
+import type { Locale } from "../values.js";
 
 /** Codes of tool errors: webfetch's, and one for a bug that reached the tool boundary. */
 export type ToolErrorCode = ErrorCode | "INTERNAL_ERROR";

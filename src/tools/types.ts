@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { Logger } from "../log.js";
-import type { ToolId } from "../options.js";
+import type { ToolId } from "../values.js";
 import type { WebFetch } from "../webfetch/index.js";
 import type { Texts, ToolTexts } from "./texts.js";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { type AgentTool, runFetchAgent } from "../llm/agent.js";
 import { silentLogger } from "../log.js";
-import type { ToolId } from "../options.js";
+import type { ToolId } from "../values.js";
 import { promptParam, urlParam } from "./params.js";
 import { runTool } from "./run.js";
 import { agentResultSchema } from "./schemas.js";

@@ -1,7 +1,7 @@
 /** web_fetch (SPEC §4, seeds 000 and 004): one page as text for the model + the result object. */
 import { z } from "zod";
+import { optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
-import { optionConflict } from "../options.js";
 import { pageText } from "./format.js";
 import {
   extractModeParam,

@@ -1,7 +1,6 @@
 /** web_grep (SPEC §4, seed 001): matching lines of a page fetched earlier, with context. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
-import { TOOL_DEFAULTS } from "../options.js";
 import { grepText } from "./format.js";
 import { pageRefParams } from "./params.js";
 import { grepResultSchema } from "./schemas.js";
@@ -26,7 +25,7 @@ export const webGrepTool = defineTool({
   output: grepResultSchema,
   async handle(input, env) {
     const result = await env.web.grep(pageRef(input, env.texts), input.pattern, {
-      contextLines: input.context_lines ?? TOOL_DEFAULTS.grepContextLines,
+      ...(input.context_lines === undefined ? {} : { contextLines: input.context_lines }),
       ...(env.signal ? { signal: env.signal } : {}),
     });
     return { text: grepText(result, env), structured: { ...result } };

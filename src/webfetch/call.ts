@@ -2,21 +2,11 @@
  * The options of one call, checked and merged over the instance's once: every room below reads
  * a ResolvedCall and never re-derives a default.
  */
+
+import { checkHeaders, checkTimeout, oneOf, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import {
-  checkHeaders,
-  checkTimeout,
-  EXTRACT_MODES,
-  type FetchOptions,
-  OUTPUT_FORMATS,
-  oneOf,
-  optionConflict,
-  REDIRECT_POLICIES,
-  RENDER_MODES,
-  type ResolvedOptions,
-  ROBOTS_POLICIES,
-} from "../options.js";
+import type { FetchOptions, ResolvedOptions } from "../options.js";
 import { checkQuery } from "../search/validate.js";
 import type {
   ExtractMode,
@@ -24,6 +14,13 @@ import type {
   RedirectPolicy,
   RenderMode,
   RobotsPolicy,
+} from "../values.js";
+import {
+  EXTRACT_MODES,
+  OUTPUT_FORMATS,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  ROBOTS_POLICIES,
 } from "../values.js";
 
 /** The library's spelling of the options that exclude each other. */

@@ -5,8 +5,7 @@
  */
 import { LIMITS } from "../limits.js";
 import { hasScheme, normalizeUrl, parseTargetUrl } from "../net/url.js";
-import type { GrepOptions, ReadOptions } from "../options.js";
-import { TOOL_DEFAULTS } from "../options.js";
+import { GREP_DEFAULTS, type GrepOptions, type ReadOptions } from "../options.js";
 import { isPageId, type KeptPage, unknownPageId } from "../pages/kept.js";
 import { readSaved, savePage } from "../pages/save.js";
 import type { FetchResult, GrepResult } from "../result.js";
@@ -68,7 +67,7 @@ export class Pages {
   }
 
   async grep(ref: string, pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
-    const contextLines = options.contextLines ?? TOOL_DEFAULTS.grepContextLines;
+    const contextLines = options.contextLines ?? GREP_DEFAULTS.contextLines;
     if (
       !Number.isInteger(contextLines) ||
       contextLines < 0 ||

@@ -3,15 +3,12 @@
  * pages fetched through the whole pipeline, their passages most relevant to the query packed
  * within a token budget.
  */
+
+import { checkTimeout } from "../checks.js";
 import { type ContextPage, type ContextResult, packContext } from "../context/build.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
 import { Deadline } from "../fetch/deadline.js";
-import {
-  type ContextOptions,
-  checkTimeout,
-  SEARCH_DEFAULTS,
-  type SearchOptions,
-} from "../options.js";
+import { type ContextOptions, SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
 import { chooseProvider } from "../search/choose.js";
 import { runSearch } from "../search/run.js";
 import type { SearchProvider, SearchResponse } from "../search/types.js";

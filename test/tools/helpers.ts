@@ -1,5 +1,5 @@
 /** Tools over a test instance, by name, with their timing log lines captured. */
-import type { ToolsOptions } from "../../src/options.js";
+import type { ToolsOptions } from "../../src/tools/options.js";
 import { createTools } from "../../src/tools/registry.js";
 import type { Tool } from "../../src/tools/types.js";
 import type { WebFetch } from "../../src/webfetch/index.js";

@@ -1,0 +1,129 @@
+/**
+ * Checks of option values shared by every entry point: integers, deadlines, one-of sets, request
+ * headers, and the options that exclude each other. A bad value is a programmer error (RangeError)
+ * or, for what callers pass through from untrusted input (headers), INVALID_INPUT.
+ */
+import { WebFetchError } from "./errors.js";
+import { LIMITS } from "./limits.js";
+
+/** `value` as an integer of at least `min`, else a RangeError naming `name`. */
+export function positiveInt(name: string, value: number, min = 1): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
+}
+
+/** A deadline in ms, from 1 to what Node's timers can wait; a longer one would fire at once. */
+export function checkTimeout(timeout: number, name = "timeout"): number {
+  if (!Number.isFinite(timeout) || timeout < 1 || timeout > LIMITS.maxTimeout) {
+    throw new RangeError(`${name} must be from 1 to ${LIMITS.maxTimeout} ms, got ${timeout}`);
+  }
+  return timeout;
+}
+
+/** A header name: an RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value webfetch sends: tab, space and printable ASCII, so no line can be injected. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Headers the transport owns: the connection and the message framing are never the caller's. */
+const TRANSPORT_HEADERS = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "content-length",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+]);
+
+/**
+ * Checks one request header a caller supplies; returns its value. A header HTTP cannot carry,
+ * or one the transport owns, is INVALID_INPUT before any connection. `field` names the option.
+ */
+export function checkHeader(
+  name: string,
+  value: unknown,
+  field = `header ${JSON.stringify(name)}`,
+): string {
+  const problem =
+    typeof name !== "string" || !HEADER_NAME.test(name)
+      ? "is not a valid header name"
+      : TRANSPORT_HEADERS.has(name.toLowerCase())
+        ? "is set by the transport, not by the caller"
+        : typeof value !== "string"
+          ? "must be a string"
+          : !HEADER_VALUE.test(value)
+            ? "may hold only printable ASCII characters (no CR, LF or other control characters)"
+            : undefined;
+  if (problem) {
+    throw new WebFetchError("INVALID_INPUT", `${field} ${problem}`, { retryable: false });
+  }
+  return value as string;
+}
+
+/** Checks every header of a call's `headers` option. */
+export function checkHeaders(headers: unknown): void {
+  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) {
+    throw new WebFetchError("INVALID_INPUT", "headers must be an object of names to values", {
+      retryable: false,
+    });
+  }
+  for (const [name, value] of Object.entries(headers)) checkHeader(name, value);
+}
+
+/** The product token of a User-Agent (`webfetch/1.0 (...)` → `webfetch`), for robots.txt. */
+export function productToken(userAgent: string): string {
+  const token = /^[A-Za-z0-9_-]+/.exec(userAgent.trim())?.[0];
+  return token ?? "webfetch";
+}
+
+/** Throws RangeError unless `value` is one of `allowed`. */
+export function oneOf<T extends string>(name: string, value: T, allowed: readonly T[]): T {
+  if (!allowed.includes(value)) {
+    throw new RangeError(`${name} must be one of ${allowed.join(", ")}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** How a surface spells the options that exclude each other. */
+export interface ExclusiveNames {
+  prompt: string;
+  query: string;
+  startIndex: string;
+}
+
+/**
+ * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
+ * can: prompt and query each read the whole page, and one excludes the other. `field` is the
+ * option to blame, in the surface's spelling.
+ *
+ * @example
+ * optionConflict({ prompt: "a", query: "b" }, { prompt: "--prompt", query: "--query", startIndex: "--start-index" });
+ */
+export function optionConflict(
+  call: {
+    prompt?: string | undefined;
+    query?: string | undefined;
+    startIndex?: number | undefined;
+  },
+  names: ExclusiveNames,
+): { field: string; message: string } | undefined {
+  const offset = call.startIndex !== undefined && call.startIndex > 0;
+  if (call.prompt !== undefined && call.query !== undefined) {
+    return { field: names.query, message: `${names.prompt} and ${names.query} cannot be combined` };
+  }
+  const reader =
+    call.prompt !== undefined
+      ? `${names.prompt} reads the whole page`
+      : call.query !== undefined
+        ? `${names.query} selects passages from the whole page`
+        : undefined;
+  if (reader && offset) {
+    return { field: names.startIndex, message: `${reader}: it takes no ${names.startIndex}` };
+  }
+  return undefined;
+}

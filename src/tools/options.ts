@@ -1,0 +1,30 @@
+/**
+ * Options of the tool layer (`createTools()`, the MCP server, the adapters) and their defaults.
+ */
+import type { ToolId } from "../values.js";
+
+/** Options of the tool layer (`createTools()`, the MCP server, the adapters). */
+export interface ToolsOptions {
+  /** Prefix of every tool name ("wf_" → wf_web_fetch). @default "" */
+  prefix?: string;
+  /** Settings by canonical tool name; a tool left out keeps its defaults. */
+  tools?: Partial<Record<ToolId, ToolOptions>>;
+}
+
+/** Settings of one tool (`tools.<name>` in the configuration file). */
+export interface ToolOptions {
+  /** `false`: the tool is registered nowhere. @default true */
+  enabled?: boolean;
+  /** Its name, before the prefix. @default the canonical name */
+  name?: string;
+  /** Total deadline of the fetches this tool makes, ms. @default the instance's timeout (`endpointTimeout` in remote mode) */
+  timeout?: number;
+  /** Characters of content the tool returns when the model asks for no length. @default the instance's maxLength */
+  maxLength?: number;
+}
+
+/** Defaults of the tool layer. */
+export const TOOL_DEFAULTS = {
+  prefix: "",
+  enabled: true,
+} as const;
