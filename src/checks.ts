@@ -89,20 +89,35 @@ export function oneOf<T extends string>(name: string, value: T, allowed: readonl
   return value;
 }
 
-/** How a surface spells the options that exclude each other. */
-export interface ExclusiveNames {
-  prompt: string;
-  query: string;
-  startIndex: string;
+/** The options that exclude each other, by their library names. */
+export type ExclusiveField = "prompt" | "query" | "startIndex";
+
+/** How a surface spells the options that exclude each other: one table per surface. */
+export type ExclusiveNames = Readonly<Record<ExclusiveField, string>>;
+
+/** The library's own spelling. */
+export const LIBRARY_NAMES: ExclusiveNames = {
+  prompt: "prompt",
+  query: "query",
+  startIndex: "startIndex",
+};
+
+/** Why a call's options cannot go together: the option to blame, by its library name. */
+export interface OptionConflict {
+  field: ExclusiveField;
+  /** The reason, in the spelling of the surface that asked. */
+  message: string;
 }
 
 /**
  * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
- * can: prompt and query each read the whole page, and one excludes the other. `field` is the
- * option to blame, in the surface's spelling.
+ * can: prompt and query each read the whole page, and one excludes the other. A surface passes
+ * its table of names for the message and maps `field` through the same table.
  *
  * @example
- * optionConflict({ prompt: "a", query: "b" }, { prompt: "--prompt", query: "--query", startIndex: "--start-index" });
+ * const names = { prompt: "--prompt", query: "--query", startIndex: "--start-index" };
+ * const conflict = optionConflict({ prompt: "a", query: "b" }, names);
+ * // conflict.field === "query", conflict.message === "--prompt and --query cannot be combined"
  */
 export function optionConflict(
   call: {
@@ -110,11 +125,11 @@ export function optionConflict(
     query?: string | undefined;
     startIndex?: number | undefined;
   },
-  names: ExclusiveNames,
-): { field: string; message: string } | undefined {
+  names: ExclusiveNames = LIBRARY_NAMES,
+): OptionConflict | undefined {
   const offset = call.startIndex !== undefined && call.startIndex > 0;
   if (call.prompt !== undefined && call.query !== undefined) {
-    return { field: names.query, message: `${names.prompt} and ${names.query} cannot be combined` };
+    return { field: "query", message: `${names.prompt} and ${names.query} cannot be combined` };
   }
   const reader =
     call.prompt !== undefined
@@ -123,7 +138,7 @@ export function optionConflict(
         ? `${names.query} selects passages from the whole page`
         : undefined;
   if (reader && offset) {
-    return { field: names.startIndex, message: `${reader}: it takes no ${names.startIndex}` };
+    return { field: "startIndex", message: `${reader}: it takes no ${names.startIndex}` };
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 /** Input parameters several tools share, with the seeds' snake_case names and bounds. */
 import { z } from "zod";
+import type { ExclusiveNames } from "../checks.js";
 import { LIMITS } from "../limits.js";
 import type { Texts } from "./texts.js";
 
@@ -46,3 +47,10 @@ export const searchParams = (t: Texts) => ({
     .describe(t.params.exclude_domains),
   time_range: z.enum(["day", "week", "month", "year"]).optional().describe(t.params.time_range),
 });
+
+/** The tools' spelling of the library's options that exclude each other. */
+export const PARAM_NAMES: ExclusiveNames = {
+  prompt: "prompt",
+  query: "query",
+  startIndex: "start_index",
+};

@@ -6,6 +6,7 @@ import { pageText } from "./format.js";
 import {
   extractModeParam,
   lengthParam,
+  PARAM_NAMES,
   promptParam,
   queryParam,
   startIndexParam,
@@ -30,11 +31,12 @@ export const webFetchTool = defineTool({
   async handle(input, env) {
     const conflict = optionConflict(
       { prompt: input.prompt, query: input.query, startIndex: input.start_index },
-      { prompt: "prompt", query: "query", startIndex: "start_index" },
+      PARAM_NAMES,
     );
     // Named by the parameter to change, as schema errors are (`param: problem`).
     if (conflict) {
-      throw new WebFetchError("INVALID_INPUT", `${conflict.field}: ${conflict.message}`, {
+      const param = PARAM_NAMES[conflict.field];
+      throw new WebFetchError("INVALID_INPUT", `${param}: ${conflict.message}`, {
         retryable: false,
       });
     }

@@ -23,9 +23,6 @@ import {
   ROBOTS_POLICIES,
 } from "../values.js";
 
-/** The library's spelling of the options that exclude each other. */
-const LIBRARY_NAMES = { prompt: "prompt", query: "query", startIndex: "startIndex" } as const;
-
 /** One call's options, each resolved to the call's value or the instance's. */
 export interface ResolvedCall {
   format: OutputFormat;
@@ -79,7 +76,7 @@ export function checkCall(call: FetchOptions): void {
   const { maxLength, startIndex, maxRedirects, timeout, maxAge, query, prompt } = call;
   if (prompt !== undefined) checkPrompt(prompt);
   if (query !== undefined) checkQuery(query);
-  const conflict = optionConflict(call, LIBRARY_NAMES);
+  const conflict = optionConflict(call);
   if (conflict) throw new RangeError(conflict.message);
   if (call.via !== undefined && call.via !== "fetch" && call.via !== "tavily") {
     throw new RangeError(`via must be "fetch" or "tavily", got ${JSON.stringify(call.via)}`);
