@@ -140,7 +140,8 @@ const SENTENCE_END = /\.(?: |$)/;
  * loose-text.ts), and the gathering `<div>` takes its members out of the page.
  *
  * @example
- * cleanDocument(body, "main");
+ * removeInvisible(body);
+ * removeBoilerplate(body, pageType);
  * const root = selectMainContent(body, document);
  */
 export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
