@@ -1,8 +1,8 @@
 /**
- * HTML → Markdown or plain text with metadata (SPEC §3.5): the pipeline for HTML pages, each
- * stage in its own module. Parse (bounded, extract/parse) → metadata (before anything is
- * removed) → invisible content removed (extract/invisible) → with extract "main" only,
- * boilerplate removed (extract/boilerplate) and the main-content root chosen → serialize.
+ * HTML → Markdown or plain text with metadata: the pipeline for HTML pages, each stage in its own
+ * module. Parse (bounded, extract/parse) → metadata (before anything is removed) → invisible
+ * content removed (extract/invisible) → with extract "main" only, boilerplate removed
+ * (extract/boilerplate) and the main-content root chosen → serialize.
  */
 
 import { removeFurnitureBlocks } from "../extract/block-model.js";
