@@ -1,13 +1,15 @@
 /**
- * HTML → Markdown or plain text with metadata (SPEC §3.5): the pipeline for HTML pages, each
- * stage in its own module. Parse (bounded, extract/parse) → metadata (before anything is
- * removed) → clean → main-content root (extract "main") → serialize.
+ * HTML → Markdown or plain text with metadata: the pipeline for HTML pages, each stage in its own
+ * module. Parse (bounded, extract/parse) → metadata (before anything is removed) → invisible
+ * content removed (extract/invisible) → with extract "main" only, boilerplate removed
+ * (extract/boilerplate) and the main-content root chosen → serialize.
  */
 
 import { removeFurnitureBlocks } from "../extract/block-model.js";
-import { cleanDocument } from "../extract/clean.js";
+import { removeBoilerplate } from "../extract/boilerplate.js";
 import type { DomDocument, DomElement } from "../extract/dom.js";
 import { trimEdges } from "../extract/edges.js";
+import { removeInvisible } from "../extract/invisible.js";
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
@@ -105,8 +107,9 @@ export interface ContentRootOptions {
 }
 
 /**
- * Cleans `body` and returns the element whose content is the page's: with "main", the chosen
- * root, pruned of furniture by rules and then by the learned block scorer.
+ * Cleans `body` and returns the element whose content is the page's: with "full", `body` rid of
+ * invisible content; with "main", also rid of boilerplate, the chosen root, pruned of furniture
+ * by rules and then by the learned block scorer.
  */
 export function contentRoot(
   document: DomDocument,
@@ -114,8 +117,9 @@ export function contentRoot(
   options: ContentRootOptions,
 ): DomElement {
   const { extract, pageType, metadata, baseUrl, scoreBlocks = true } = options;
-  cleanDocument(body, extract, pageType);
+  removeInvisible(body);
   if (extract !== "main") return body;
+  removeBoilerplate(body, pageType);
   const root = selectMainContent(body, document);
   pruneContent(root, pageType);
   trimEdges(root, { pageType, author: metadata.author, baseUrl });

@@ -1,15 +1,17 @@
 /**
- * Convert, by content type: the decoded body of a response becomes Markdown (or text) plus
- * metadata. The type is sniffed from the bytes; the header is only a hint.
+ * Convert, by content type: the bytes of a response body become Markdown (or text) plus
+ * metadata. The type is sniffed from the bytes (sniff.ts; the header is only a hint), the text
+ * decoded by the charset a browser would choose (decode.ts), then each type converted by its own
+ * module.
  */
 import { WebFetchError } from "../errors.js";
-import { decodeBody } from "../fetch/decode.js";
-import { sniffContent } from "../fetch/sniff.js";
 import type { ExtractMode, OutputFormat } from "../values.js";
+import { decodeBody } from "./decode.js";
 import { convertFeed } from "./feed.js";
 import { type ConvertedDocument, convertHtml } from "./html.js";
 import { convertJson } from "./json.js";
 import { convertPdf } from "./pdf.js";
+import { sniffContent } from "./sniff.js";
 import { convertText } from "./text.js";
 
 export interface ConvertOptions {

@@ -1,9 +1,9 @@
 /**
- * PDF → Markdown or plain text with metadata (SPEC §3.5): the text of every page, read with
- * pdf.js (through unpdf) and laid out again from positions and font sizes. Lines become
- * paragraphs where the vertical gap says so, words hyphenated at a line end are joined, and short
- * lines set clearly larger than the body text become headings. unpdf is loaded on the first PDF,
- * never when this module is imported: pdf.js is large and most pages are HTML.
+ * PDF → Markdown or plain text with metadata: the text of every page, read with pdf.js (through
+ * unpdf) and laid out again from positions and font sizes. Lines become paragraphs where the
+ * vertical gap says so, words hyphenated at a line end are joined, and short lines set clearly
+ * larger than the body text become headings. unpdf is loaded on the first PDF, never when this
+ * module is imported: pdf.js is large and most pages are HTML.
  */
 
 import type { getDocumentProxy } from "unpdf";

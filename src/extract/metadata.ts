@@ -1,8 +1,8 @@
 /**
- * Page metadata (SPEC §3.5): title, description, author, site name, publication date, language
- * and canonical URL, read from `<title>`, `<meta>` (plain, Open Graph, Twitter, Dublin Core,
- * Highwire `citation_*`), `<link rel=canonical>`, `<html lang>` and JSON-LD. Each field takes
- * the first source in a fixed order, so results are predictable; unknown fields are left out.
+ * Page metadata: title, description, author, site name, publication date, language and canonical
+ * URL, read from `<title>`, `<meta>` (plain, Open Graph, Twitter, Dublin Core, Highwire
+ * `citation_*`), `<link rel=canonical>`, `<html lang>` and JSON-LD. Each field takes the first
+ * source in a fixed order, so results are predictable; unknown fields are left out.
  */
 
 import { normalizeDate } from "./date.js";

@@ -74,6 +74,12 @@ export function measureText(root: DomElement): StatsMap {
   return map;
 }
 
+/**
+ * An element holding more than this share of the page's text is the page itself, not
+ * boilerplate nor decoration, whatever its class names or `aria-hidden` say.
+ */
+export const MAX_REMOVED_SHARE = 0.5;
+
 /** Share of an element's text in links from which the element is a link (a linked title). */
 export const LINKED_SHARE = 0.9;
 /** Headings linked whole, each at least this long, are posts' titles (a person's name is shorter)… */

@@ -1,7 +1,8 @@
 /**
- * A page cut to a model's input budget (SPEC §3.6 `prompt`): the whole page when it fits, else
- * its chunks most relevant to the prompt (BM25), best first while they fit, printed in document
- * order under their headings. When nothing matches, the page's opening chunks are kept instead.
+ * A page cut to the input budget of the model that answers a `prompt`: the whole page when it fits,
+ * else its chunks most relevant to the prompt (BM25), best first while they fit, printed in
+ * document order under their headings. When nothing matches, the page's opening chunks are kept
+ * instead.
  */
 import { type Chunk, chunkMarkdown, renderChunks } from "./chunk.js";
 import { rankChunks } from "./focus.js";

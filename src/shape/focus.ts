@@ -1,5 +1,5 @@
 /**
- * `query` on a page (SPEC §3.6, §4): the chunks that match the query (a positive BM25 score),
+ * `query` on a page: the heading-aware chunks that match the query (a positive BM25 score),
  * best first until the length budget is spent, then printed in document order under their
  * headings.
  */

@@ -6,8 +6,9 @@
 
 import { describe, expect, it } from "vitest";
 import { convertHtml } from "../../src/convert/html.js";
-import { cleanDocument } from "../../src/extract/clean.js";
+import { removeBoilerplate } from "../../src/extract/boilerplate.js";
 import type { DomElement } from "../../src/extract/dom.js";
+import { removeInvisible } from "../../src/extract/invisible.js";
 import { selectMainContent } from "../../src/extract/main.js";
 import {
   capLength,
@@ -84,7 +85,8 @@ describe("deep nesting", () => {
     expect(measureText(body).get(body)?.chars).toBe(23);
     expect(toMarkdown(body)).toBe("top\n\nbottom, with a comma");
     expect(toText(body)).toBe("top\n\nbottom, with a comma");
-    cleanDocument(body, "main");
+    removeInvisible(body);
+    removeBoilerplate(body, "page");
     expect(toMarkdown(selectMainContent(body, document))).toContain("bottom, with a comma");
   });
 });

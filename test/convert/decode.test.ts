@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { charsetFromContentType, decodeBody } from "../../src/fetch/decode.js";
+import { charsetFromContentType, decodeBody } from "../../src/convert/decode.js";
 
 // Tiny encoders built from the decoders themselves (no iconv, no network): decode every 1- and
 // 2-byte sequence once and keep the first byte sequence that yields each character.

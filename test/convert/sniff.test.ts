@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ContentKind, sniffContent } from "../../src/fetch/sniff.js";
+import { type ContentKind, sniffContent } from "../../src/convert/sniff.js";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const bytes = (...parts: (number[] | string)[]): Uint8Array =>
