@@ -2,6 +2,9 @@
  * The modules of src/ import each other without a cycle, types included: a cycle means no
  * module of it can be read, tested or moved without the others, and at run time one of them
  * sees the others half-initialised. The leaves (limits.ts, values.ts) import nothing of ours.
+ * Imports flow one way, down the layers: surfaces (cli, server, adapters) over tools, tools over
+ * the library's pipeline, and inside it the content stages (convert, extract, markdown, shape)
+ * work on bytes and text without transport, cache or anything above them.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -67,6 +70,52 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The folders of the content stages: pure functions of a page's bytes and text. */
+const CONTENT = ["convert", "extract", "markdown", "shape"];
+/** What the content stages never import: the transport, the cache and everything above. */
+const NOT_FOR_CONTENT = [
+  "fetch",
+  "net",
+  "cache",
+  "render",
+  "webfetch",
+  "tools",
+  "cli",
+  "server",
+  "adapters",
+];
+/**
+ * The surfaces: the command line, the HTTP service, the framework adapters, and the
+ * configuration file that sets up all three.
+ */
+const SURFACES = ["cli", "server", "adapters", "config"];
+/** The package's entry, which lists the public API of every layer. */
+const ENTRY = "index.ts";
+
+/** The first folder of `file` under src/ ("" for a file at the top). */
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split("/");
+  return parts.length > 1 ? parts[0]! : "";
+}
+
+/** Each import from a folder in `from` to a folder in `to`, as "importer -> imported". */
+function crossings(
+  graph: Map<string, string[]>,
+  from: (folder: string) => boolean,
+  to: readonly string[],
+): string[] {
+  const found: string[] = [];
+  for (const [file, imports] of graph) {
+    if (relative(SRC, file) === ENTRY || !from(folderOf(file))) continue;
+    for (const imported of imports) {
+      if (to.includes(folderOf(imported))) {
+        found.push(`${relative(SRC, file)} -> ${relative(SRC, imported)}`);
+      }
+    }
+  }
+  return found;
+}
+
 describe("imports of src/", () => {
   const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
 
@@ -83,6 +132,24 @@ describe("imports of src/", () => {
   it("leave the leaves alone: limits.ts and values.ts import nothing of ours", () => {
     expect(graph.get(join(SRC, "limits.ts"))).toEqual([]);
     expect(graph.get(join(SRC, "values.ts"))).toEqual([]);
+  });
+
+  it("keep the content stages free of transport, cache and surfaces", () => {
+    expect(crossings(graph, (f) => CONTENT.includes(f), NOT_FOR_CONTENT)).toEqual([]);
+  });
+
+  it("keep the pipeline below tools and surfaces, and tools below surfaces", () => {
+    const pipeline = (f: string) => f !== "tools" && !SURFACES.includes(f);
+    expect(crossings(graph, pipeline, ["tools", ...SURFACES])).toEqual([]);
+    expect(crossings(graph, (f) => f === "tools", SURFACES)).toEqual([]);
+  });
+
+  it("finds a crossing when there is one", () => {
+    const shaped = join(SRC, "shape", "x.ts");
+    const graphWithCrossing = new Map([[shaped, [join(SRC, "fetch", "http.ts")]]]);
+    expect(crossings(graphWithCrossing, (f) => CONTENT.includes(f), NOT_FOR_CONTENT)).toEqual([
+      "shape/x.ts -> fetch/http.ts",
+    ]);
   });
 
   it("finds a cycle when there is one", () => {
