@@ -3,7 +3,7 @@
  * request → policy → cache → transport → decode → convert → shape → result,
  * shares one guarded connection pool, one cache and one concurrency limit per instance.
  */
-import { Agent, buildConnector } from "undici";
+import type { Agent } from "undici";
 import { openCache } from "./cache/open.js";
 import type { CachedPage, CacheEntry, CacheStore } from "./cache/store.js";
 import { type ContextPage, type ContextResult, packContext } from "./context/build.js";
@@ -17,6 +17,7 @@ import { LIMITS } from "./limits.js";
 import { answerPrompt, NO_MODEL_NOTE } from "./llm/answer.js";
 import { type ChatModel, loadModel } from "./llm/model.js";
 import { createLogger, type Logger, silentLogger } from "./log.js";
+import { createAgent } from "./net/agent.js";
 import { redirectAllowed } from "./net/domains.js";
 import { Semaphore } from "./net/semaphore.js";
 import { hasScheme, normalizeUrl, type ParsedTarget, parseTargetUrl } from "./net/url.js";
@@ -418,10 +419,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 
   /** The pool for endpoints the operator configures (search, Tavily extract, remote mode). */
   function providerDispatcher(): Agent {
-    providerAgent ??= new Agent({
-      connect: instance.connect ?? buildConnector({ timeout: 10_000 }),
+    providerAgent ??= createAgent({
       connections: resolved.maxConnectionsPerOrigin,
-      keepAliveTimeout: 4_000,
+      connect: instance.connect,
     });
     return providerAgent;
   }

@@ -3,9 +3,10 @@
  * response whose decoded body is in memory. Every hop is checked as the first request was.
  */
 
-import { Agent, buildConnector } from "undici";
+import type { Agent, buildConnector } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { createAgent } from "../net/agent.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
 import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
@@ -118,10 +119,10 @@ export class Fetcher {
       allowAddresses: options.allowAddresses,
       lookup: deps.lookup,
     });
-    this.#agent = new Agent({
+    this.#agent = createAgent({
       connections: options.maxConnectionsPerOrigin,
-      connect: this.#guard.connector(deps.connect ?? buildConnector({ timeout: 10_000 })),
-      keepAliveTimeout: 4_000,
+      connect: deps.connect,
+      guard: this.#guard,
     });
     this.#robots = new RobotsPolicy(
       (url, deadline) => this.#fetchRobots(url, deadline),
