@@ -15,7 +15,8 @@ import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import type { RedirectPolicy, ResolvedOptions, RobotsPolicy as RobotsMode } from "../options.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
-import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapBodyError, requestOnce } from "./http.js";
+import { mapBodyError } from "./failure.js";
+import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
