@@ -3,8 +3,9 @@
  * provider turns a validated request into hits; choosing the provider, validating input,
  * filtering domains, scoring by rank and timing live around it, once, for all of them.
  */
+
+import type { ProviderFetch } from "../endpoint/client.js";
 import type { SearchDepth, TimeRange } from "../values.js";
-import type { ProviderFetch } from "./http.js";
 
 /** The built-in providers, by id. */
 export const SEARCH_PROVIDER_IDS = ["tavily", "brave", "searxng", "duckduckgo"] as const;

@@ -1,8 +1,14 @@
 /**
- * HTTP to search providers. Their endpoints are configured by the operator, so they do not pass
- * the address guard (SPEC §3.1), but they share everything else: one deadline per call, a cap
- * on the body, no proxy, and rate limits (429, 503 with Retry-After) and gateway failures
- * retried a bounded number of times, honouring Retry-After, only while the deadline allows.
+ * HTTP to the endpoints the operator configures: search providers, Tavily's extract API and the
+ * fetch service of remote mode. They are trusted by configuration, so they do not pass the
+ * address guard (every URL a model, a user request or a redirect supplies does), but they share
+ * everything else with page fetches: one deadline per call, a cap on the body, no proxy, and
+ * rate limits and gateway failures retried a bounded number of times, honouring Retry-After,
+ * only while the deadline allows. (The model layer's SDK makes its own requests.)
+ *
+ * Its own folder, because search/ and remote mode both use it and neither may import the
+ * other; not net/, because it stands on the transport's deadline, retries and failure mapping
+ * in fetch/, which never imports it.
  */
 import { type Dispatcher, request } from "undici";
 import { WebFetchError } from "../errors.js";

@@ -8,10 +8,10 @@
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
 import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
+import type { Deadline } from "../fetch/deadline.js";
 import { LIMITS } from "../limits.js";
 import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../options.js";
-import { bodyDetail, type ProviderResponse, providerFetch } from "../search/http.js";
-import type { Deadline } from "./deadline.js";
+import { bodyDetail, type ProviderResponse, providerFetch } from "./client.js";
 
 /** The service's own codes that have a library equivalent; any other unknown one is HTTP_ERROR. */
 const SERVICE_CODES: Readonly<Record<string, ErrorCode>> = {
