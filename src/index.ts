@@ -16,7 +16,7 @@ export { ERROR_CODES, isWebFetchError, WebFetchError } from "./errors.js";
 export type { PageMetadata } from "./extract/metadata.js";
 export type { AgentAnswer } from "./llm/agent.js";
 export type { Filtered, LlmFilterOptions } from "./llm/filter.js";
-export { filterPage, llmFilter } from "./llm/filter.js";
+export { llmFilter } from "./llm/filter.js";
 export type { Usage } from "./llm/generate.js";
 export type { ChatModel } from "./llm/model.js";
 export type { Logger } from "./log.js";
@@ -76,6 +76,7 @@ export type {
   SearchResult,
 } from "./search/types.js";
 export { SEARCH_PROVIDER_IDS } from "./search/types.js";
+export { filterPage } from "./server/md.js";
 export type { GrepMatch } from "./shape/grep.js";
 export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
 export { inputJsonSchema, mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";

@@ -11,15 +11,13 @@ import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../
 import type { Deadline } from "../fetch/deadline.js";
 import { LIMITS } from "../limits.js";
 import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../options.js";
+import { wholeContent } from "../pages/whole.js";
 import { bodyDetail, type ProviderResponse, providerFetch } from "./client.js";
 
 /** The service's own codes that have a library equivalent; any other unknown one is HTTP_ERROR. */
 const SERVICE_CODES: Readonly<Record<string, ErrorCode>> = {
   UNAUTHORIZED: "AUTH_ERROR",
 };
-
-/** Pages of a long result asked for one after another, at most (a bound, not an expectation). */
-const MAX_WINDOWS = 200;
 
 export interface RemoteEndpoint {
   /** Base URL, no trailing slash. */
@@ -68,25 +66,19 @@ async function viaV1(
   context: RemoteContext,
 ): Promise<Omit<CachedPage, "url">> {
   const send = sender(endpoint, context);
-  let content = "";
-  let first: RemoteResult | undefined;
-  for (let window = 0; window < MAX_WINDOWS; window++) {
+  const window = async (from?: number): Promise<RemoteResult> => {
     const res = await send("/v1/fetch", {
       url,
       extract_mode: call.format,
       max_length: LIMITS.toolMaxLength,
-      ...(window === 0 ? {} : { start_index: content.length }),
+      ...(from === undefined ? {} : { start_index: from }),
     });
     const body = parseJson<RemoteResult & ServiceFailure>(res);
     if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body);
-    first ??= body;
-    if (!body.truncated || body.nextStartIndex === undefined) {
-      content += body.content;
-      break;
-    }
-    content += windowText(body.content, body.nextStartIndex - content.length);
-  }
-  const page = first as RemoteResult;
+    return body;
+  };
+  const page = await window();
+  const content = await wholeContent(page, (_cut, from) => window(from));
   return {
     finalUrl: page.finalUrl,
     redirects: page.redirects ?? [],
@@ -137,17 +129,6 @@ async function viaMd(
   };
 }
 
-/**
- * A cut window's own text: the service ends it with a blank line and a continuation line, after
- * trimming its trailing whitespace; that whitespace comes back as newlines, so offsets stay the
- * service's (the cut is at a blank line or newline almost always).
- */
-function windowText(content: string, span: number): string {
-  const at = content.lastIndexOf("\n\n");
-  const text = at < 0 ? content.slice(0, span) : content.slice(0, Math.min(at, span));
-  return text.padEnd(span, "\n");
-}
-
 /** The fields of a service's FetchResult this client reads. */
 interface RemoteResult {
   finalUrl: string;
@@ -156,6 +137,7 @@ interface RemoteResult {
   contentType: string;
   content: string;
   truncated: boolean;
+  startIndex?: number;
   nextStartIndex?: number;
   fetchedAt?: string;
   [key: string]: unknown;

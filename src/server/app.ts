@@ -8,7 +8,6 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isWebFetchError } from "../errors.js";
-import { wholePage } from "../llm/filter.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
 import {
@@ -27,7 +26,7 @@ import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { hostGuard } from "./host-guard.js";
 import { handleMcp, messageCount } from "./mcp.js";
-import { markdownFor, mdRequestSchema } from "./md.js";
+import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
 import { createRateLimiter } from "./rate-limit.js";
 
 export interface AppOptions extends ToolsOptions, ServerLimits {
