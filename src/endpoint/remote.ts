@@ -1,9 +1,10 @@
 /**
- * Remote mode (SPEC §7): a page is had from a fetch service instead of the network, either a
- * webfetch service (`POST {endpoint}/v1/fetch`, the result object and `{error: {code, message}}`)
- * or any Crawl4AI-compatible `POST {endpoint}/md` (seed 000). The endpoint is configured by the
- * operator, so it does not pass the address guard (SPEC §3.1); the service applies the policy to
- * the target, which this client never resolves or contacts.
+ * Remote mode: a page is had from a fetch service instead of the network, so fetching can run in
+ * an isolated process, container or host: either a webfetch service (`POST {endpoint}/v1/fetch`,
+ * the result object and `{error: {code, message}}`) or any Crawl4AI-compatible
+ * `POST {endpoint}/md` (`{url, f, q, c}` in, `{url, markdown, success}` out). The endpoint is
+ * configured by the operator, so it does not pass the address guard; the service applies the
+ * policy to the target, which this client never resolves or contacts.
  */
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
@@ -91,7 +92,7 @@ async function viaV1(
   };
 }
 
-/** Crawl4AI's contract, as seed 000 calls it; the answer has no metadata beyond the URL. */
+/** Crawl4AI's contract, as agents' web_fetch tools call it: no metadata but the URL comes back. */
 async function viaMd(
   endpoint: RemoteEndpoint,
   url: string,
@@ -206,8 +207,9 @@ function serviceError(res: ProviderResponse, body: ServiceFailure): WebFetchErro
 }
 
 /**
- * Failures of the endpoint itself are the page's failure to the caller: HTTP_ERROR (seed 000's
- * "could not fetch the page"), TIMEOUT stays TIMEOUT. Errors the service mapped keep their code.
+ * Failures of the endpoint itself are the page's failure to the caller: HTTP_ERROR (the page
+ * could not be fetched, whatever broke on the way), TIMEOUT stays TIMEOUT. Errors the service
+ * mapped keep their code.
  */
 function endpointError(endpoint: RemoteEndpoint, error: unknown): unknown {
   if (!isWebFetchError(error)) return error;

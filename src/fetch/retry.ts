@@ -67,7 +67,8 @@ export interface RetryCall<R extends Answered> {
  * Tries until a response is kept or a failure is final, within the deadline.
  *
  * @example
- * const res = await withRetries({ policy: ENDPOINT_RETRY, retries: 2, deadline, attempt: send, fail: (e) => e });
+ * const send = () => request(url, { dispatcher, ...withinDeadline(deadline) });
+ * const res = await withRetries({ policy: PAGE_RETRY, retries: 2, deadline, attempt: send, fail });
  */
 export async function withRetries<R extends Answered>(call: RetryCall<R>): Promise<R> {
   const { policy, deadline } = call;

@@ -1,7 +1,7 @@
 /**
- * The `llm` filter of the Crawl4AI-compatible `/md` endpoint (SPEC §7): a model keeps the parts
- * of a page's Markdown that instruction `q` asks for. Without a model it falls back to the
- * `bm25` filter with `q` (the chunks that match it), as SPEC §7 says `/md` must.
+ * The `llm` filter of the Crawl4AI-compatible `/md` endpoint: a model keeps the parts of a
+ * page's Markdown that instruction `q` asks for. Without a model it falls back to the `bm25`
+ * filter with `q` (the chunks that match it), so `/md` still answers where Crawl4AI would.
  */
 
 import { LIMITS } from "../limits.js";

@@ -25,7 +25,8 @@ export interface AgentOptions {
  * A keep-alive connection pool.
  *
  * @example
- * const pages = createAgent({ connections: 6, guard: new AddressGuard({ allowPrivateNetwork: false }) });
+ * const guard = new AddressGuard({ allowPrivateNetwork: false });
+ * const pages = createAgent({ connections: 6, guard });
  * const endpoints = createAgent({ connections: 6 });
  */
 export function createAgent(options: AgentOptions): Agent {

@@ -1,5 +1,5 @@
 /**
- * One interface every search provider implements (SPEC §5), and the shapes that cross it. A
+ * One interface every search provider implements, and the shapes that cross it. A
  * provider turns a validated request into hits; choosing the provider, validating input,
  * filtering domains, scoring by rank and timing live around it, once, for all of them.
  */
@@ -11,7 +11,7 @@ import type { SearchDepth, TimeRange } from "../values.js";
 export const SEARCH_PROVIDER_IDS = ["tavily", "brave", "searxng", "duckduckgo"] as const;
 export type SearchProviderId = (typeof SEARCH_PROVIDER_IDS)[number];
 
-/** One search result (SPEC §2). */
+/** One search result: the same fields whichever provider answered. */
 export interface SearchResult {
   title: string;
   url: string;

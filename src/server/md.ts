@@ -85,7 +85,7 @@ export async function markdownFor(
  * policy, `extract`). Throws WebFetchError.
  *
  * @example
- * const { markdown, filter } = await filterPage(web, "https://example.com/guide", "only the install steps");
+ * const { markdown, filter } = await filterPage(web, "https://example.com/guide", "install steps");
  */
 export async function filterPage(
   web: WebFetch,
