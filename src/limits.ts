@@ -11,6 +11,11 @@ export const LIMITS = {
   maxRobotsBytes: 500 * 1024,
   /** Redirect hops, whatever the configuration says. */
   maxRedirectsCeiling: 20,
+  /**
+   * Redirects followed to reach robots.txt, whatever a page's own limit: RFC 9309 asks crawlers
+   * to follow at least five.
+   */
+  robotsMaxRedirects: 5,
   /** Longest deadline, ms (about 24.8 days): Node's timers cannot wait longer. */
   maxTimeout: 2_147_483_647,
   /** Longest Retry-After worth waiting for, milliseconds. */

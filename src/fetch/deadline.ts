@@ -37,7 +37,7 @@ export class Deadline {
     return this.signal.aborted && !this.#timer.aborted;
   }
 
-  /** The TIMEOUT error for this deadline ("Request timed out after 30s", seed 004's words). */
+  /** This deadline's TIMEOUT error, as agents' web tools word it: "Request timed out after 30s". */
   timeoutError(cause?: unknown): WebFetchError {
     const seconds = Math.round((this.timeoutMs / 1000) * 10) / 10;
     return new WebFetchError("TIMEOUT", `Request timed out after ${seconds}s`, { cause });

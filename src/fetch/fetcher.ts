@@ -3,9 +3,10 @@
  * response whose decoded body is in memory. Every hop is checked as the first request was.
  */
 
-import { Agent, buildConnector } from "undici";
+import type { Agent, buildConnector } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { createAgent } from "../net/agent.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
 import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
@@ -15,7 +16,8 @@ import type { ResolvedOptions } from "../options.js";
 import type { RedirectPolicy, RobotsPolicy as RobotsMode } from "../values.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import type { Deadline } from "./deadline.js";
-import { ACCEPT, ACCEPT_ENCODING, type HopResponse, mapBodyError, requestOnce } from "./http.js";
+import { mapBodyError } from "./failure.js";
+import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -119,10 +121,10 @@ export class Fetcher {
       allowAddresses: options.allowAddresses,
       lookup: deps.lookup,
     });
-    this.#agent = new Agent({
+    this.#agent = createAgent({
       connections: options.maxConnectionsPerOrigin,
-      connect: this.#guard.connector(deps.connect ?? buildConnector({ timeout: 10_000 })),
-      keepAliveTimeout: 4_000,
+      connect: deps.connect,
+      guard: this.#guard,
     });
     this.#robots = new RobotsPolicy(
       (url, deadline) => this.#fetchRobots(url, deadline),
@@ -142,58 +144,18 @@ export class Fetcher {
   }
 
   /** Follows `target` to its final response and reads the body, all within `deadline`. */
-  async fetch(target: ParsedTarget, policy: HopPolicy, deadline: Deadline): Promise<RawResponse> {
+  fetch(target: ParsedTarget, policy: HopPolicy, deadline: Deadline): Promise<RawResponse> {
     const start = target.url;
-    const redirects: Redirect[] = [];
-    const visited = new Set<string>([normalizeUrl(start)]);
-    let current = target;
-    for (;;) {
-      const release = await deadline.slot((signal) =>
-        this.#limiter.acquire(current.url.origin, signal),
-      );
-      let response: HopResponse;
-      try {
-        response = await this.#hop(current, policy, start, deadline);
-        const location = firstHeader(response.headers.location);
-        if (!REDIRECT_STATUSES.has(response.status) || !location) {
-          return await this.#finish(start, current.url, redirects, response, deadline, policy);
-        }
-        discardBody(response.body);
-      } finally {
-        release();
-      }
-      const location = firstHeader(response.headers.location) as string;
-      const next = resolveRedirect(location, current.url);
-      if (!redirectAllowed(policy.redirects, start, next.url)) {
-        throw new WebFetchError(
-          "CROSS_HOST_REDIRECT",
-          `Redirected to another host: ${next.url.href} (not followed)`,
-          { location: next.url.href, status: response.status, retryable: false },
-        );
-      }
-      redirects.push({ from: current.url.href, to: next.url.href, status: response.status });
-      const key = normalizeUrl(next.url);
-      if (visited.has(key)) {
-        throw new WebFetchError(
-          "TOO_MANY_REDIRECTS",
-          `Redirect loop detected at ${next.url.href}`,
-          {
-            retryable: false,
-          },
-        );
-      }
-      if (redirects.length > policy.maxRedirects) {
-        throw new WebFetchError(
-          "TOO_MANY_REDIRECTS",
-          `Too many redirects (max ${policy.maxRedirects})`,
-          {
-            retryable: false,
-          },
-        );
-      }
-      visited.add(key);
-      current = next;
-    }
+    return followRedirects(target, {
+      redirects: policy.redirects,
+      maxRedirects: policy.maxRedirects,
+      // The origin's politeness slot covers the hop and, for the final one, reading its body.
+      hold: (current) =>
+        deadline.slot((signal) => this.#limiter.acquire(current.url.origin, signal)),
+      hop: (current) => this.#hop(current, policy, start, deadline),
+      finish: (current, response, redirects) =>
+        this.#finish(start, current.url, redirects, response, deadline, policy),
+    });
   }
 
   /**
@@ -341,38 +303,32 @@ export class Fetcher {
   }
 
   /**
-   * GET robots.txt: redirects followed (RFC 9309 asks for five) through the same policy as
-   * pages, body capped at 500 KiB.
+   * GET robots.txt: redirects followed (RFC 9309 asks crawlers to follow at least five) to any
+   * host, each hop checked as a page's is; body capped at 500 KiB.
    */
-  async #fetchRobots(url: URL, deadline: Deadline): Promise<{ status: number; body: string }> {
-    let current = parseTargetUrl(url.href);
-    for (let hop = 0; ; hop++) {
-      this.checkTarget(current);
-      await deadline.race(this.#guard.resolve(current.hostname, current.port));
-      const response = await requestOnce(current.url, {
-        dispatcher: this.#agent,
-        headers: this.#headers({}, false),
-        deadline,
-        retries: 0,
-      });
-      const location = firstHeader(response.headers.location);
-      if (REDIRECT_STATUSES.has(response.status) && location) {
-        discardBody(response.body);
-        if (hop >= 5) {
-          throw new WebFetchError("TOO_MANY_REDIRECTS", "Too many redirects (max 5)", {
-            retryable: false,
-          });
+  #fetchRobots(url: URL, deadline: Deadline): Promise<{ status: number; body: string }> {
+    return followRedirects(parseTargetUrl(url.href), {
+      redirects: "follow",
+      maxRedirects: LIMITS.robotsMaxRedirects,
+      hop: async (current) => {
+        this.checkTarget(current);
+        await deadline.race(this.#guard.resolve(current.hostname, current.port));
+        return requestOnce(current.url, {
+          dispatcher: this.#agent,
+          headers: this.#headers({}, false),
+          deadline,
+          retries: 0,
+        });
+      },
+      finish: async (_current, response) => {
+        if (response.status < 200 || response.status >= 300) {
+          discardBody(response.body);
+          return { status: response.status, body: "" };
         }
-        current = resolveRedirect(location, current.url);
-        continue;
-      }
-      if (response.status < 200 || response.status >= 300) {
-        discardBody(response.body);
-        return { status: response.status, body: "" };
-      }
-      const body = await this.#read(response, LIMITS.maxRobotsBytes, deadline, "truncate");
-      return { status: response.status, body: body.toString("utf8") };
-    }
+        const body = await this.#read(response, LIMITS.maxRobotsBytes, deadline, "truncate");
+        return { status: response.status, body: body.toString("utf8") };
+      },
+    });
   }
 }
 
@@ -392,4 +348,67 @@ function resolveRedirect(location: string, base: URL): ParsedTarget {
     });
   }
   return parseTargetUrl(absolute);
+}
+
+/** How one chain of redirects is followed. */
+interface Chain<T> {
+  /** Which hosts a redirect may lead to, from the first URL. */
+  redirects: RedirectPolicy;
+  /** Redirects followed at most; one more is TOO_MANY_REDIRECTS. */
+  maxRedirects: number;
+  /** One request to `target`, its redirect not followed. */
+  hop(target: ParsedTarget): Promise<HopResponse>;
+  /** What the final (not redirecting) response becomes; it reads or discards the body. */
+  finish(target: ParsedTarget, response: HopResponse, redirects: Redirect[]): Promise<T>;
+  /** A slot held across each hop, and across the final one's finish. */
+  hold?(target: ParsedTarget): Promise<() => void>;
+}
+
+/**
+ * Follows redirects by hand from `start`: each Location resolved against its hop and checked as
+ * a target, the redirect policy applied, loops and overlong chains refused.
+ */
+async function followRedirects<T>(start: ParsedTarget, chain: Chain<T>): Promise<T> {
+  const redirects: Redirect[] = [];
+  const visited = new Set<string>([normalizeUrl(start.url)]);
+  let current = start;
+  for (;;) {
+    const release = await chain.hold?.(current);
+    let response: HopResponse;
+    let location: string | undefined;
+    try {
+      response = await chain.hop(current);
+      location = firstHeader(response.headers.location);
+      if (!REDIRECT_STATUSES.has(response.status) || !location) {
+        return await chain.finish(current, response, redirects);
+      }
+      discardBody(response.body);
+    } finally {
+      release?.();
+    }
+    const next = resolveRedirect(location, current.url);
+    if (!redirectAllowed(chain.redirects, start.url, next.url)) {
+      throw new WebFetchError(
+        "CROSS_HOST_REDIRECT",
+        `Redirected to another host: ${next.url.href} (not followed)`,
+        { location: next.url.href, status: response.status, retryable: false },
+      );
+    }
+    redirects.push({ from: current.url.href, to: next.url.href, status: response.status });
+    const key = normalizeUrl(next.url);
+    if (visited.has(key)) {
+      throw new WebFetchError("TOO_MANY_REDIRECTS", `Redirect loop detected at ${next.url.href}`, {
+        retryable: false,
+      });
+    }
+    if (redirects.length > chain.maxRedirects) {
+      throw new WebFetchError(
+        "TOO_MANY_REDIRECTS",
+        `Too many redirects (max ${chain.maxRedirects})`,
+        { retryable: false },
+      );
+    }
+    visited.add(key);
+    current = next;
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * The fetch sub-agent (SPEC §4 `web_fetch_agent`, seed 001): a bounded tool loop over one page.
+ * The fetch sub-agent behind `web_fetch_agent`: a bounded tool loop over one page that answers a
+ * prompt about it, so the main agent never sees the raw page.
  * Its only tools are the ones it is given (web_fetch without `prompt`, web_read, web_grep); it
  * stops at a step limit, a token budget and a deadline, and the step that reaches a limit is
  * offered no tools, so the loop always ends with the model's answer from what it has read.

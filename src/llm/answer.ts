@@ -1,5 +1,5 @@
 /**
- * `prompt` on a page (SPEC §3.6): the converted page, cut to the model's input budget around
+ * `prompt` on a page: the converted page, cut to the model's input budget around
  * the chunks most relevant to the prompt, is handed to a small model that is held to the page:
  * quote it, invent nothing, say when it does not answer.
  */
@@ -8,7 +8,7 @@ import { tokenCounter } from "../shape/tokens.js";
 import { generateAnswer, type Usage } from "./generate.js";
 import type { ChatModel } from "./model.js";
 
-/** Holds the model to the page: seed 003's extraction prompt, with rules against invention. */
+/** Holds the model to the page: it extracts what the prompt asks, under rules against invention. */
 export const ANSWER_SYSTEM = [
   "You answer a question or follow an instruction about one web page, using only the page content given to you.",
   "Rules:",
@@ -64,7 +64,7 @@ export async function answerPrompt(input: AnswerInput): Promise<Answer> {
   return { text, usage, inputTruncated: fitted.cut };
 }
 
-/** SPEC §3.7 `note`: the result of a prompt when no model is configured, by locale. */
+/** The result's `note` when a prompt runs without a model configured, by locale. */
 export const NO_MODEL_NOTE = {
   en: "No model is configured (llm): the passages of the page most relevant to the prompt are returned instead of an answer.",
   ja: "モデル（llm）が設定されていないため、回答の代わりにプロンプトに最も関連するページの箇所を返しました。",

@@ -1,5 +1,5 @@
 /**
- * AI SDK failures as WebFetchErrors (SPEC §3.8, §5): 401/403 → AUTH_ERROR, 429 → RATE_LIMITED,
+ * AI SDK failures as WebFetchErrors: 401/403 → AUTH_ERROR, 429 → RATE_LIMITED,
  * anything else the provider says → PROVIDER_ERROR, our own deadline → TIMEOUT. The SDK's error
  * classes are recognised by shape, not `instanceof`, so this module does not load the SDK.
  */

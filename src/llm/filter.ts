@@ -1,16 +1,13 @@
 /**
- * The `llm` filter of the Crawl4AI-compatible `/md` endpoint (SPEC §7): a model keeps the parts
- * of a page's Markdown that instruction `q` asks for. Without a model it falls back to the
- * `bm25` filter with `q` (the chunks that match it), as SPEC §7 says `/md` must.
+ * The `llm` filter of the Crawl4AI-compatible `/md` endpoint: a model keeps the parts of a
+ * page's Markdown that instruction `q` asks for. Without a model it falls back to the `bm25`
+ * filter with `q` (the chunks that match it), so `/md` still answers where Crawl4AI would.
  */
 
 import { LIMITS } from "../limits.js";
-import type { FetchOptions } from "../options.js";
-import type { FetchResult } from "../result.js";
 import { fitToTokens } from "../shape/fit.js";
 import { focusContent } from "../shape/focus.js";
 import { tokenCounter } from "../shape/tokens.js";
-import type { WebFetch } from "../webfetch/index.js";
 import { generateAnswer, type Usage } from "./generate.js";
 import type { ChatModel } from "./model.js";
 
@@ -74,48 +71,4 @@ export async function llmFilter(options: LlmFilterOptions): Promise<Filtered> {
     signal: options.signal,
   });
   return { markdown: text, filter: "llm", usage };
-}
-
-/**
- * `/md` with `f: "llm"` as a library call: the page's main content, filtered by `q` with the
- * instance's model, or by bm25 when it has none. `fetch` adds per-call options (the cache
- * policy, `extract`). Throws WebFetchError.
- */
-export async function filterPage(
-  web: WebFetch,
-  url: string,
-  q: string,
-  options: { signal?: AbortSignal; fetch?: FetchOptions } = {},
-): Promise<Filtered & { url: string }> {
-  const page = await wholePage(web, url, {
-    ...options.fetch,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const filtered = await llmFilter({
-    markdown: page.content,
-    instruction: q,
-    model: await web.model(),
-    url: page.finalUrl,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  return { ...filtered, url: page.url };
-}
-
-/**
- * A page with its whole converted content, however long: filters read the page as a whole,
- * where a tool would page through it. Throws WebFetchError.
- */
-export async function wholePage(
-  web: WebFetch,
-  url: string,
-  call: FetchOptions = {},
-): Promise<FetchResult> {
-  const page = await web.fetch(url, { ...call, maxLength: LIMITS.toolMaxLength });
-  if (!page.truncated) return page;
-  const rest = await web.read(page.id, {
-    length: page.totalLength,
-    ...(call.signal ? { signal: call.signal } : {}),
-  });
-  const { nextStartIndex: _cut, ...whole } = page;
-  return { ...whole, content: rest.content, truncated: false };
 }

@@ -1,5 +1,5 @@
 /**
- * The model layer (SPEC §5): one AI SDK 6 language model from `llm` settings, for OpenAI (chat
+ * The model layer: one AI SDK 6 language model from `llm` settings, for OpenAI (chat
  * completions), Anthropic (messages) or any OpenAI-compatible server (Ollama, vLLM, llama.cpp,
  * LM Studio). The SDK and the provider packages are loaded on first use only, so importing
  * webfetch without a model configured never loads them.
@@ -21,7 +21,7 @@ export interface ChatModel {
 
 /**
  * Makes the language model. Its endpoint is operator-configured: it is called directly, not
- * through the address guard (SPEC §3.1). A hosted provider without a key is AUTH_ERROR.
+ * through the address guard. A hosted provider without a key is AUTH_ERROR.
  */
 export async function loadModel(settings: ResolvedLlm): Promise<ChatModel> {
   const { provider, model: name, baseUrl, apiKey } = settings;

@@ -3,7 +3,7 @@
  *
  * Every address a URL names or a resolver returns passes through `classifyAddress` before a
  * socket is opened to it, so a hostile URL cannot reach loopback, the private network or a cloud
- * metadata service (SPEC §3.1). The policy is the explicit tables below, each range with the RFC
+ * metadata service. The policy is the explicit tables below, each range with the RFC
  * that reserves it; ipaddr.js parses and matches, and its own range names are only a backstop.
  * Every row of the IANA IPv4 and IPv6 Special-Purpose Address Registries is refused, those the
  * registry calls globally reachable too: an anycast protocol service (PCP, TURN, AMT, AS112) or

@@ -1,6 +1,6 @@
 /**
  * Exact holes in the address guard that an operator opens (`allowAddresses`, `--allow-address`,
- * WEBFETCH_ALLOW_ADDRESSES): an intranet range, or a test server on 127.0.0.1:8080 (SPEC §3.1).
+ * WEBFETCH_ALLOW_ADDRESSES): an intranet range, or a test server on 127.0.0.1:8080.
  *
  * Entries are parsed once, strictly, at configuration time: a typo throws a TypeError naming the
  * entry instead of silently opening (or failing to open) a hole. Pure: no DNS, no sockets.

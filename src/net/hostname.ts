@@ -1,5 +1,5 @@
 /**
- * Host names refused by name, before any DNS lookup (SPEC §3.1): loopback aliases, cloud
+ * Host names refused by name, before any DNS lookup: loopback aliases, cloud
  * metadata names and the special-use suffixes that only ever mean "this machine" or "this
  * network". A resolver may map them anywhere (/etc/hosts, mDNS, a VPC resolver), so their
  * resolved address alone is not trusted to reveal what they are. Pure: no DNS, no sockets.

@@ -1,5 +1,5 @@
 /**
- * URL policy, the first gate of the pipeline (SPEC §3.1): only http(s), no credentials, no
+ * URL policy, the first gate of the pipeline: only http(s), no credentials, no
  * absurd lengths, and the host in the canonical form that the address guard checks.
  *
  * Host canonicalization is left to the WHATWG URL parser, which already turns every IPv4
@@ -11,6 +11,7 @@
 
 import ipaddr from "ipaddr.js";
 import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
 
 /** A URL that passed the policy, with the host ready for the address guard. */
 export interface ParsedTarget {
@@ -24,8 +25,8 @@ export interface ParsedTarget {
   port: number;
 }
 
-/** Longest URL accepted (SPEC §3.1), counted after trimming. */
-const MAX_URL_LENGTH = 2_048;
+/** Longest URL accepted, counted after trimming. */
+const MAX_URL_LENGTH = LIMITS.maxUrlLength;
 /** Schemes that may be fetched. */
 const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(["http:", "https:"]);
 /** Default port by scheme (RFC 9110 §4.2). */

@@ -5,9 +5,10 @@
  * filtered again afterwards). Brave gives no score; the rank does. An invalid key is a 422
  * with `error.code` SUBSCRIPTION_TOKEN_INVALID, which is an AUTH_ERROR here.
  */
+
+import { bodyDetail, expectOk, type ProviderResponse } from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
 import type { TimeRange } from "../values.js";
-import { bodyDetail, expectOk, type ProviderResponse } from "./http.js";
 import { isoDate, queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";
 import type { SearchHit, SearchProvider } from "./types.js";

@@ -1,5 +1,5 @@
 /**
- * Which provider answers (SPEC §5): the one named (flag or config), else the first of tavily,
+ * Which provider answers: the one named (flag or config), else the first of tavily,
  * brave, searxng whose variable is set, else duckduckgo, which needs none. A named provider
  * without its key or URL is a clear error naming the variable, raised when a search is made,
  * so fetching keeps working with an incomplete search setup.
@@ -69,7 +69,7 @@ export function chooseProvider(settings: SearchSettings = {}): SearchProvider {
   }
 }
 
-/** SPEC §5's order: the first keyed provider whose variable is set, else duckduckgo. */
+/** The default: the first of tavily, brave, searxng whose variable is set, else duckduckgo. */
 function defaultProvider(keys: Keys): SearchProviderId {
   if (keys.tavilyApiKey) return "tavily";
   if (keys.braveApiKey) return "brave";

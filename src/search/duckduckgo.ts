@@ -5,11 +5,12 @@
  * DuckDuckGo's redirect `/l/?uddg=<target>` — and the text `.result__snippet`. When DuckDuckGo
  * suspects a bot it answers 202 with a challenge page instead: RATE_LIMITED.
  */
+
+import { bodyDetail, expectOk } from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
 import { attr, type DomElement, textOf, walkElements } from "../extract/dom.js";
 import { parseDocument } from "../extract/parse.js";
 import type { TimeRange } from "../values.js";
-import { bodyDetail, expectOk } from "./http.js";
 import { queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";
 import type { SearchHit, SearchProvider } from "./types.js";

@@ -3,9 +3,9 @@
  * turned into results (http(s) only, domain lists enforced, capped, scored), timed.
  */
 import type { Dispatcher } from "undici";
+import { providerFetch } from "../endpoint/client.js";
 import { isWebFetchError, PROVIDER_CODES, WebFetchError } from "../errors.js";
 import { Deadline } from "../fetch/deadline.js";
-import { providerFetch } from "./http.js";
 import { toResults } from "./results.js";
 import type { SearchProvider, SearchRequest, SearchResponse } from "./types.js";
 

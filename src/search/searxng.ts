@@ -4,8 +4,9 @@
  * `search.formats`, else it answers 403. No key, no domain parameters (`site:` goes into the
  * query); its scores are not bounded, so they are scaled to the best result's.
  */
+
+import { bodyDetail, expectOk } from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
-import { bodyDetail, expectOk } from "./http.js";
 import { isoDate, queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";
 import type { SearchHit, SearchProvider } from "./types.js";

@@ -3,8 +3,14 @@
  * search_depth, max_results, include/exclude_domains and time_range as Tavily names them, and
  * each result has its own relevance score. Errors come as `{"detail": {"error": "..."}}`.
  */
+
+import {
+  bodyDetail,
+  expectOk,
+  type ProviderFetch,
+  type ProviderResponse,
+} from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
-import { bodyDetail, expectOk, type ProviderFetch, type ProviderResponse } from "./http.js";
 import { isoDate } from "./results.js";
 import type { SearchHit, SearchProvider } from "./types.js";
 

@@ -1,16 +1,17 @@
 /**
- * One interface every search provider implements (SPEC §5), and the shapes that cross it. A
+ * One interface every search provider implements, and the shapes that cross it. A
  * provider turns a validated request into hits; choosing the provider, validating input,
  * filtering domains, scoring by rank and timing live around it, once, for all of them.
  */
+
+import type { ProviderFetch } from "../endpoint/client.js";
 import type { SearchDepth, TimeRange } from "../values.js";
-import type { ProviderFetch } from "./http.js";
 
 /** The built-in providers, by id. */
 export const SEARCH_PROVIDER_IDS = ["tavily", "brave", "searxng", "duckduckgo"] as const;
 export type SearchProviderId = (typeof SEARCH_PROVIDER_IDS)[number];
 
-/** One search result (SPEC §2). */
+/** One search result: the same fields whichever provider answered. */
 export interface SearchResult {
   title: string;
   url: string;

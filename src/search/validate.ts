@@ -1,5 +1,5 @@
 /**
- * Validation of a search (seed 002 §2.3): the query non-empty and at most 1,000 characters,
+ * Validation of a search: the query non-empty and at most 1,000 characters,
  * search_depth basic|advanced, max_results 1–20 (default 5), the domain lists, time_range
  * day|week|month|year. A search's input comes from agents and users, so a bad value is an
  * INVALID_INPUT naming the field, not a programmer's RangeError.

@@ -9,7 +9,6 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { positiveInt } from "../checks.js";
 import { isWebFetchError } from "../errors.js";
-import { wholePage } from "../llm/filter.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
 import type { ToolsOptions } from "../tools/options.js";
@@ -23,7 +22,7 @@ import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { hostGuard } from "./host-guard.js";
 import { handleMcp, messageCount } from "./mcp.js";
-import { markdownFor, mdRequestSchema } from "./md.js";
+import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
 import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
 import { createRateLimiter } from "./rate-limit.js";
 

@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
-import { filterPage, llmFilter, wholePage } from "../llm/filter.js";
+import { type Filtered, llmFilter } from "../llm/filter.js";
 import type { FetchOptions } from "../options.js";
+import { wholeContent } from "../pages/whole.js";
+import type { FetchResult } from "../result.js";
 import type { WebFetch } from "../webfetch/index.js";
 
 /** Crawl4AI's filters: the whole page, the main content, BM25 chunks, a model's selection. */
@@ -75,4 +77,53 @@ export async function markdownFor(
     success: true,
   };
   return { body, applied };
+}
+
+/**
+ * `/md` with `f: "llm"` as a library call: the page's main content, filtered by `q` with the
+ * instance's model, or by bm25 when it has none. `fetch` adds per-call options (the cache
+ * policy, `extract`). Throws WebFetchError.
+ *
+ * @example
+ * const { markdown, filter } = await filterPage(web, "https://example.com/guide", "install steps");
+ */
+export async function filterPage(
+  web: WebFetch,
+  url: string,
+  q: string,
+  options: { signal?: AbortSignal; fetch?: FetchOptions } = {},
+): Promise<Filtered & { url: string }> {
+  const page = await wholePage(web, url, {
+    ...options.fetch,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const filtered = await llmFilter({
+    markdown: page.content,
+    instruction: q,
+    model: await web.model(),
+    url: page.finalUrl,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { ...filtered, url: page.url };
+}
+
+/**
+ * A page with its whole converted content, however long: `/md` and the reader route answer with
+ * the page as a whole, where a tool would page through it. The instance keeps the whole
+ * content, so past the first window the rest is one read. Throws WebFetchError.
+ */
+export async function wholePage(
+  web: WebFetch,
+  url: string,
+  call: FetchOptions = {},
+): Promise<FetchResult> {
+  const page = await web.fetch(url, { ...call, maxLength: LIMITS.toolMaxLength });
+  const content = await wholeContent(page, () =>
+    web.read(page.id, {
+      length: page.totalLength,
+      ...(call.signal ? { signal: call.signal } : {}),
+    }),
+  );
+  const { nextStartIndex: _cut, ...whole } = page;
+  return { ...whole, content, truncated: false };
 }

@@ -3,7 +3,7 @@
  * concurrency limits and the conversion threads, and what is made only on first use (the
  * browser, the connections to operator-configured endpoints, the model). close() lets go of all.
  */
-import { Agent, buildConnector } from "undici";
+import type { Agent } from "undici";
 import { openCache } from "../cache/open.js";
 import type { CacheStore } from "../cache/store.js";
 import { ConvertPool } from "../convert/pool.js";
@@ -11,6 +11,7 @@ import { Fetcher } from "../fetch/fetcher.js";
 import { LIMITS } from "../limits.js";
 import { type ChatModel, loadModel } from "../llm/model.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
+import { createAgent } from "../net/agent.js";
 import { Semaphore } from "../net/semaphore.js";
 import { type ResolvedOptions, resolveOptions, type WebFetchOptions } from "../options.js";
 import { BrowserPool } from "../render/browser.js";
@@ -86,10 +87,9 @@ export class Resources {
    * is one.
    */
   endpointDispatcher(): Agent {
-    this.#endpointAgent ??= new Agent({
-      connect: this.#options.connect ?? buildConnector({ timeout: 10_000 }),
+    this.#endpointAgent ??= createAgent({
       connections: this.resolved.maxConnectionsPerOrigin,
-      keepAliveTimeout: 4_000,
+      connect: this.#options.connect,
     });
     return this.#endpointAgent;
   }

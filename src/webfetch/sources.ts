@@ -5,12 +5,12 @@
  * both elsewhere, and this process never resolves or contacts the target then.
  */
 import type { CachedPage } from "../cache/store.js";
+import { providerFetch } from "../endpoint/client.js";
+import { fetchRemote } from "../endpoint/remote.js";
 import type { Deadline } from "../fetch/deadline.js";
-import { fetchRemote } from "../fetch/remote.js";
 import type { ParsedTarget } from "../net/url.js";
 import { normalizeUrl } from "../net/url.js";
 import { tavilySettings } from "../search/choose.js";
-import { providerFetch } from "../search/http.js";
 import { tavilyExtract } from "../search/tavily.js";
 import type { ResolvedCall } from "./call.js";
 import type { Resources } from "./resources.js";

@@ -3,7 +3,8 @@
  * to the page's own Markdown; without one, it falls back to bm25 with `q`.
  */
 import { describe, expect, it } from "vitest";
-import { FILTER_SYSTEM, filterPage, llmFilter } from "../../src/llm/filter.js";
+import { FILTER_SYSTEM, llmFilter } from "../../src/llm/filter.js";
+import { filterPage } from "../../src/server/md.js";
 import { body, modelSuite, modelWeb, openaiReply } from "../helpers/model-server.js";
 import { testWeb } from "../helpers/web.js";
 

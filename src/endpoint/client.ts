@@ -1,19 +1,22 @@
 /**
- * HTTP to search providers. Their endpoints are configured by the operator, so they do not pass
- * the address guard (SPEC §3.1), but they share everything else: one deadline per call, a cap
- * on the body, no proxy, and rate limits (429, 503 with Retry-After) and gateway failures
- * retried a bounded number of times, honouring Retry-After, only while the deadline allows.
+ * HTTP to the endpoints the operator configures: search providers, Tavily's extract API and the
+ * fetch service of remote mode. They are trusted by configuration, so they do not pass the
+ * address guard (every URL a model, a user request or a redirect supplies does), but they share
+ * everything else with page fetches: one deadline per call, a cap on the body, no proxy, and
+ * rate limits and gateway failures retried a bounded number of times, honouring Retry-After,
+ * only while the deadline allows. (The model layer's SDK makes its own requests.)
+ *
+ * Its own folder, because search/ and remote mode both use it and neither may import the
+ * other; not net/, because it stands on the transport's deadline, retries and failure mapping
+ * in fetch/, which never imports it.
  */
 import { type Dispatcher, request } from "undici";
 import { WebFetchError } from "../errors.js";
 import type { Deadline } from "../fetch/deadline.js";
-import { mapRequestError, parseRetryAfter } from "../fetch/http.js";
-import { LIMITS } from "../limits.js";
+import { mapRequestError } from "../fetch/failure.js";
+import { withinDeadline } from "../fetch/http.js";
+import { ENDPOINT_RETRY, parseRetryAfter, withRetries } from "../fetch/retry.js";
 
-/** Statuses that say "not now": worth a retry. */
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** Backoff when the provider names no Retry-After; doubled on each retry. */
-const BACKOFF_MS = 250;
 /** A provider's answer is a page of results: anything bigger is not one. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -49,20 +52,17 @@ export interface ProviderHttpOptions {
 
 /** A fetch bound to one call of one provider. */
 export function providerFetch(options: ProviderHttpOptions): ProviderFetch {
-  return async (req) => {
-    const { deadline } = options;
-    for (let attempt = 0; ; attempt++) {
-      deadline.throwIfDone();
-      const response = await send(req, options);
-      const wait = retryWait(response, attempt, options.retries, deadline);
-      if (wait === undefined) return response;
-      await deadline.sleep(wait);
-    }
-  };
+  return (req) =>
+    withRetries({
+      policy: ENDPOINT_RETRY,
+      retries: options.retries,
+      deadline: options.deadline,
+      attempt: () => send(req, options),
+      fail: (error) => providerError(error, req.url, options),
+    });
 }
 
 async function send(req: ProviderRequest, options: ProviderHttpOptions): Promise<ProviderResponse> {
-  const { deadline } = options;
   const headers: Record<string, string> = {
     "user-agent": options.userAgent,
     accept: "application/json, text/html;q=0.9, */*;q=0.5",
@@ -76,51 +76,51 @@ async function send(req: ProviderRequest, options: ProviderHttpOptions): Promise
     body = req.form.toString();
     headers["content-type"] = "application/x-www-form-urlencoded";
   }
-  try {
-    const res = await request(req.url, {
-      method: req.method ?? "GET",
-      dispatcher: options.dispatcher,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      signal: deadline.signal,
-      headersTimeout: Math.max(1, deadline.remaining()),
-      bodyTimeout: Math.max(1, deadline.remaining()),
-    });
-    const text = await readText(res.body, options.name);
-    return {
-      status: res.statusCode,
-      headers: res.headers,
-      text,
-      json<T>() {
-        try {
-          return JSON.parse(text) as T;
-        } catch {
-          throw new WebFetchError(
-            "PROVIDER_ERROR",
-            `${options.name} answered with something that is not JSON (status ${res.statusCode})`,
-          );
-        }
-      },
-    };
-  } catch (error) {
-    const mapped = mapRequestError(error, deadline);
-    // A provider that cannot be reached is the provider's failure, named as such.
-    // So is a provider that breaks HTTP, or a request its settings (a key with a line break)
-    // cannot make: the caller can do nothing else about either.
-    if (
-      mapped instanceof WebFetchError &&
-      (mapped.code === "CONNECT_FAILED" ||
-        mapped.code === "PROTOCOL_ERROR" ||
-        mapped.code === "INVALID_INPUT")
-    ) {
-      throw new WebFetchError(
-        "PROVIDER_ERROR",
-        `Could not reach ${options.name} at ${req.url.origin}: ${mapped.message.replace(/^Failed to connect: /, "")}`,
-        { cause: error, retryable: mapped.code === "CONNECT_FAILED" },
-      );
-    }
-    throw mapped;
+  const res = await request(req.url, {
+    method: req.method ?? "GET",
+    dispatcher: options.dispatcher,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...withinDeadline(options.deadline),
+  });
+  const text = await readText(res.body, options.name);
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    text,
+    json<T>() {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new WebFetchError(
+          "PROVIDER_ERROR",
+          `${options.name} answered with something that is not JSON (status ${res.statusCode})`,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * A provider that cannot be reached is the provider's failure, named as such. So is a provider
+ * that breaks HTTP, or a request its settings (a key with a line break) cannot make: the caller
+ * can do nothing else about either.
+ */
+function providerError(error: unknown, url: URL, options: ProviderHttpOptions): Error {
+  const mapped = mapRequestError(error, options.deadline);
+  if (
+    mapped instanceof WebFetchError &&
+    (mapped.code === "CONNECT_FAILED" ||
+      mapped.code === "PROTOCOL_ERROR" ||
+      mapped.code === "INVALID_INPUT")
+  ) {
+    return new WebFetchError(
+      "PROVIDER_ERROR",
+      `Could not reach ${options.name} at ${url.origin}: ${mapped.message.replace(/^Failed to connect: /, "")}`,
+      { cause: error, retryable: mapped.code === "CONNECT_FAILED" },
+    );
   }
+  return mapped;
 }
 
 async function readText(body: AsyncIterable<Buffer>, name: string): Promise<string> {
@@ -136,20 +136,6 @@ async function readText(body: AsyncIterable<Buffer>, name: string): Promise<stri
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Milliseconds to wait before trying again, or undefined to keep this response. */
-function retryWait(
-  res: ProviderResponse,
-  attempt: number,
-  retries: number,
-  deadline: Deadline,
-): number | undefined {
-  if (attempt >= retries || !RETRY_STATUSES.has(res.status)) return undefined;
-  const wait = parseRetryAfter(res.headers["retry-after"]) ?? BACKOFF_MS * 2 ** attempt;
-  if (wait > LIMITS.maxRetryAfter) return undefined;
-  // Only when the retry can still finish inside the deadline; otherwise report at once.
-  return wait < deadline.remaining() - 50 ? wait : undefined;
 }
 
 /**

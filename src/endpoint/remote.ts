@@ -1,25 +1,24 @@
 /**
- * Remote mode (SPEC §7): a page is had from a fetch service instead of the network, either a
- * webfetch service (`POST {endpoint}/v1/fetch`, the result object and `{error: {code, message}}`)
- * or any Crawl4AI-compatible `POST {endpoint}/md` (seed 000). The endpoint is configured by the
- * operator, so it does not pass the address guard (SPEC §3.1); the service applies the policy to
- * the target, which this client never resolves or contacts.
+ * Remote mode: a page is had from a fetch service instead of the network, so fetching can run in
+ * an isolated process, container or host: either a webfetch service (`POST {endpoint}/v1/fetch`,
+ * the result object and `{error: {code, message}}`) or any Crawl4AI-compatible
+ * `POST {endpoint}/md` (`{url, f, q, c}` in, `{url, markdown, success}` out). The endpoint is
+ * configured by the operator, so it does not pass the address guard; the service applies the
+ * policy to the target, which this client never resolves or contacts.
  */
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
 import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
+import type { Deadline } from "../fetch/deadline.js";
 import { LIMITS } from "../limits.js";
-import { bodyDetail, type ProviderResponse, providerFetch } from "../search/http.js";
+import { wholeContent } from "../pages/whole.js";
 import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../values.js";
-import type { Deadline } from "./deadline.js";
+import { bodyDetail, type ProviderResponse, providerFetch } from "./client.js";
 
 /** The service's own codes that have a library equivalent; any other unknown one is HTTP_ERROR. */
 const SERVICE_CODES: Readonly<Record<string, ErrorCode>> = {
   UNAUTHORIZED: "AUTH_ERROR",
 };
-
-/** Pages of a long result asked for one after another, at most (a bound, not an expectation). */
-const MAX_WINDOWS = 200;
 
 export interface RemoteEndpoint {
   /** Base URL, no trailing slash. */
@@ -68,25 +67,19 @@ async function viaV1(
   context: RemoteContext,
 ): Promise<Omit<CachedPage, "url">> {
   const send = sender(endpoint, context);
-  let content = "";
-  let first: RemoteResult | undefined;
-  for (let window = 0; window < MAX_WINDOWS; window++) {
+  const window = async (from?: number): Promise<RemoteResult> => {
     const res = await send("/v1/fetch", {
       url,
       extract_mode: call.format,
       max_length: LIMITS.toolMaxLength,
-      ...(window === 0 ? {} : { start_index: content.length }),
+      ...(from === undefined ? {} : { start_index: from }),
     });
     const body = parseJson<RemoteResult & ServiceFailure>(res);
     if (res.status < 200 || res.status >= 300 || body.error) throw serviceError(res, body);
-    first ??= body;
-    if (!body.truncated || body.nextStartIndex === undefined) {
-      content += body.content;
-      break;
-    }
-    content += windowText(body.content, body.nextStartIndex - content.length);
-  }
-  const page = first as RemoteResult;
+    return body;
+  };
+  const page = await window();
+  const content = await wholeContent(page, (_cut, from) => window(from));
   return {
     finalUrl: page.finalUrl,
     redirects: page.redirects ?? [],
@@ -99,7 +92,7 @@ async function viaV1(
   };
 }
 
-/** Crawl4AI's contract, as seed 000 calls it; the answer has no metadata beyond the URL. */
+/** Crawl4AI's contract, as agents' web_fetch tools call it: no metadata but the URL comes back. */
 async function viaMd(
   endpoint: RemoteEndpoint,
   url: string,
@@ -137,17 +130,6 @@ async function viaMd(
   };
 }
 
-/**
- * A cut window's own text: the service ends it with a blank line and a continuation line, after
- * trimming its trailing whitespace; that whitespace comes back as newlines, so offsets stay the
- * service's (the cut is at a blank line or newline almost always).
- */
-function windowText(content: string, span: number): string {
-  const at = content.lastIndexOf("\n\n");
-  const text = at < 0 ? content.slice(0, span) : content.slice(0, Math.min(at, span));
-  return text.padEnd(span, "\n");
-}
-
 /** The fields of a service's FetchResult this client reads. */
 interface RemoteResult {
   finalUrl: string;
@@ -156,6 +138,7 @@ interface RemoteResult {
   contentType: string;
   content: string;
   truncated: boolean;
+  startIndex?: number;
   nextStartIndex?: number;
   fetchedAt?: string;
   [key: string]: unknown;
@@ -224,8 +207,9 @@ function serviceError(res: ProviderResponse, body: ServiceFailure): WebFetchErro
 }
 
 /**
- * Failures of the endpoint itself are the page's failure to the caller: HTTP_ERROR (seed 000's
- * "could not fetch the page"), TIMEOUT stays TIMEOUT. Errors the service mapped keep their code.
+ * Failures of the endpoint itself are the page's failure to the caller: HTTP_ERROR (the page
+ * could not be fetched, whatever broke on the way), TIMEOUT stays TIMEOUT. Errors the service
+ * mapped keep their code.
  */
 function endpointError(endpoint: RemoteEndpoint, error: unknown): unknown {
   if (!isWebFetchError(error)) return error;
