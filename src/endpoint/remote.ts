@@ -9,8 +9,8 @@
 import type { Dispatcher } from "undici";
 import type { CachedPage } from "../cache/store.js";
 import { ERROR_CODES, type ErrorCode, isWebFetchError, WebFetchError } from "../errors.js";
-import type { Deadline } from "../fetch/deadline.js";
 import { LIMITS } from "../limits.js";
+import type { Deadline } from "../net/deadline.js";
 import { wholeContent } from "../pages/whole.js";
 import type { EndpointFilter, EndpointKind, ExtractMode, OutputFormat } from "../values.js";
 import { bodyDetail, type ProviderResponse, providerFetch } from "./client.js";

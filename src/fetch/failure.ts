@@ -4,7 +4,7 @@
  * same way.
  */
 import { WebFetchError } from "../errors.js";
-import type { Deadline } from "./deadline.js";
+import type { Deadline } from "../net/deadline.js";
 
 /** Socket-level failures that a fresh connection may not repeat. */
 const RETRY_ERRORS = new Set([

@@ -7,6 +7,7 @@ import type { Agent, buildConnector } from "undici";
 import { httpErrorMessage, WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { createAgent } from "../net/agent.js";
+import type { Deadline } from "../net/deadline.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
 import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
@@ -15,7 +16,6 @@ import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import type { ResolvedOptions } from "../options.js";
 import type { RedirectPolicy, RobotsPolicy as RobotsMode } from "../values.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
-import type { Deadline } from "./deadline.js";
 import { mapBodyError } from "./failure.js";
 import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.js";
 

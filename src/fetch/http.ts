@@ -5,8 +5,8 @@
  */
 import type { Readable } from "node:stream";
 import { type Dispatcher, request } from "undici";
+import type { Deadline } from "../net/deadline.js";
 import { discardBody } from "./body.js";
-import type { Deadline } from "./deadline.js";
 import { mapRequestError } from "./failure.js";
 import { PAGE_RETRY, withRetries } from "./retry.js";
 

@@ -5,7 +5,7 @@
  * retry can still finish before the deadline; otherwise the response or the failure stands.
  */
 import { LIMITS } from "../limits.js";
-import type { Deadline } from "./deadline.js";
+import type { Deadline } from "../net/deadline.js";
 import { isTransientError } from "./failure.js";
 
 /** Which failures are worth another try, and how long to wait first. */

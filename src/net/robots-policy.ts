@@ -7,7 +7,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import { Deadline } from "../fetch/deadline.js";
+import { Deadline } from "./deadline.js";
 import { isAllowed, parseRobots, type RobotsRules } from "./robots.js";
 
 /** How long rules stay cached (RFC 9309 §2.4: no more than 24 hours). */

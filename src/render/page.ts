@@ -6,8 +6,8 @@
  * domain lists, the deadline and the byte budget. Refused requests are counted.
  */
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import type { Deadline } from "../fetch/deadline.js";
 import type { ResourceRequest, ResourceResponse } from "../fetch/fetcher.js";
+import type { Deadline } from "../net/deadline.js";
 import { type BrowserPool, firstLine } from "./browser.js";
 import type { BrowserContext, Page, Route } from "./playwright.js";
 

@@ -5,7 +5,7 @@
 import type { Dispatcher } from "undici";
 import { providerFetch } from "../endpoint/client.js";
 import { isWebFetchError, PROVIDER_CODES, WebFetchError } from "../errors.js";
-import { Deadline } from "../fetch/deadline.js";
+import { Deadline } from "../net/deadline.js";
 import { toResults } from "./results.js";
 import type { SearchProvider, SearchRequest, SearchResponse } from "./types.js";
 

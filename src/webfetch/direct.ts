@@ -5,8 +5,8 @@
  */
 import type { CachedPage } from "../cache/store.js";
 import type { ConvertedBody, ConvertOptions } from "../convert/index.js";
-import type { Deadline } from "../fetch/deadline.js";
 import { firstHeader, type RawResponse } from "../fetch/fetcher.js";
+import type { Deadline } from "../net/deadline.js";
 import { normalizeUrl } from "../net/url.js";
 import { renderPage } from "../render/page.js";
 import { looksLikeAppShell } from "../render/shell.js";

@@ -6,8 +6,8 @@
  */
 import type { CachedPage } from "../cache/store.js";
 import { WebFetchError } from "../errors.js";
-import { Deadline } from "../fetch/deadline.js";
 import { LIMITS } from "../limits.js";
+import { Deadline } from "../net/deadline.js";
 import { redirectAllowed } from "../net/domains.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import { type KeptPage, KeptPages, pageId } from "../pages/kept.js";

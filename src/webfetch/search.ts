@@ -7,7 +7,7 @@
 import { checkTimeout } from "../checks.js";
 import { type ContextPage, type ContextResult, packContext } from "../context/build.js";
 import { isWebFetchError, WebFetchError } from "../errors.js";
-import { Deadline } from "../fetch/deadline.js";
+import { Deadline } from "../net/deadline.js";
 import { type ContextOptions, SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
 import { chooseProvider } from "../search/choose.js";
 import { runSearch } from "../search/run.js";

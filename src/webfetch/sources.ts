@@ -7,7 +7,7 @@
 import type { CachedPage } from "../cache/store.js";
 import { providerFetch } from "../endpoint/client.js";
 import { fetchRemote } from "../endpoint/remote.js";
-import type { Deadline } from "../fetch/deadline.js";
+import type { Deadline } from "../net/deadline.js";
 import type { ParsedTarget } from "../net/url.js";
 import { normalizeUrl } from "../net/url.js";
 import { tavilySettings } from "../search/choose.js";

@@ -84,6 +84,19 @@ const NOT_FOR_CONTENT = [
   "server",
   "adapters",
 ];
+/** The lowest layer, the network policy (URLs, addresses, robots.txt, deadlines), and what is above it. */
+const ABOVE_NET = [
+  "fetch",
+  "endpoint",
+  "cache",
+  "render",
+  "search",
+  "llm",
+  "pages",
+  "context",
+  "webfetch",
+  ...CONTENT,
+];
 /**
  * The surfaces: the command line, the HTTP service, the framework adapters, and the
  * configuration file that sets up all three.
@@ -136,6 +149,10 @@ describe("imports of src/", () => {
 
   it("keep the content stages free of transport, cache and surfaces", () => {
     expect(crossings(graph, (f) => CONTENT.includes(f), NOT_FOR_CONTENT)).toEqual([]);
+  });
+
+  it("keep the network policy at the bottom: net/ imports no layer above it", () => {
+    expect(crossings(graph, (f) => f === "net", [...ABOVE_NET, "tools", ...SURFACES])).toEqual([]);
   });
 
   it("keep the pipeline below tools and surfaces, and tools below surfaces", () => {
