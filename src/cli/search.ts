@@ -4,15 +4,18 @@
  * the result object with --json. The provider comes from --provider, else the configuration,
  * else the environment (SPEC §5).
  */
-import type { ContextOptions, SearchOptions } from "../options.js";
-import type { SearchProviderId } from "../search/types.js";
+import { type Command, Option } from "commander";
+import { LIMITS } from "../limits.js";
+import { type ContextOptions, SEARCH_DEPTHS, type SearchOptions, TIME_RANGES } from "../options.js";
+import { SEARCH_PROVIDER_IDS, type SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { createWebFetch, type WebFetch } from "../webfetch.js";
+import { type CommandContext, collect } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export interface SearchFlags extends GlobalFlags {
+interface SearchFlags extends GlobalFlags {
   provider?: SearchProviderId;
   maxResults?: number;
   depth?: "basic" | "advanced";
@@ -22,11 +25,58 @@ export interface SearchFlags extends GlobalFlags {
   timeout?: number;
 }
 
-export interface ContextFlags extends SearchFlags {
+interface ContextFlags extends SearchFlags {
   maxTokens?: number;
 }
 
-export async function searchCommand(
+/** Adds `search` and `context` to the program. */
+export function addSearchCommands(program: Command, cli: CommandContext): void {
+  searchFlags(
+    program
+      .command("search")
+      .description("search the web through the configured provider")
+      .argument("<query...>", "what to search for (at most 1000 characters)"),
+    cli,
+  ).action(cli.action<SearchFlags>((flags, words) => searchCommand(words, flags, cli.io, cli.env)));
+
+  searchFlags(
+    program
+      .command("context")
+      .description("a cited, token-budgeted context for RAG: search, fetch, rank, pack")
+      .argument("<query...>", "what the context should answer (at most 1000 characters)"),
+    cli,
+  )
+    .option(
+      "--max-tokens <n>",
+      `token budget, source list included (default 4000)`,
+      cli.parse.integer(1),
+    )
+    .action(
+      cli.action<ContextFlags>((flags, words) => contextCommand(words, flags, cli.io, cli.env)),
+    );
+}
+
+/** The flags search and context share. */
+function searchFlags(command: Command, { parse }: CommandContext): Command {
+  return command
+    .addOption(
+      new Option("--provider <id>", "search provider (default: config, then environment)").choices(
+        SEARCH_PROVIDER_IDS,
+      ),
+    )
+    .option(
+      "--max-results <n>",
+      `results, 1 to ${LIMITS.searchMaxResults} (default 5)`,
+      parse.between(1, LIMITS.searchMaxResults),
+    )
+    .addOption(new Option("--depth <depth>", "search depth").choices(SEARCH_DEPTHS))
+    .option("--include-domain <domain>", "only results from this domain (repeatable)", collect)
+    .option("--exclude-domain <domain>", "no results from this domain (repeatable)", collect)
+    .addOption(new Option("--time-range <range>", "only recent pages").choices(TIME_RANGES))
+    .option("--timeout <s>", "total deadline in seconds (default 30)", parse.seconds);
+}
+
+async function searchCommand(
   words: string[],
   flags: SearchFlags,
   io: CliIO,
@@ -38,7 +88,7 @@ export async function searchCommand(
   });
 }
 
-export async function contextCommand(
+async function contextCommand(
   words: string[],
   flags: ContextFlags,
   io: CliIO,

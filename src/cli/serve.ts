@@ -3,15 +3,17 @@
  * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
  * or SIGINT, then drains in-flight requests before it returns.
  */
+import type { Command } from "commander";
 import { WebFetchError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVER_DEFAULTS } from "../options.js";
 import type { WebFetchServer } from "../server/serve.js";
 import { createWebFetch } from "../webfetch.js";
+import { type CommandContext, collect } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export interface ServeFlags extends GlobalFlags {
+interface ServeFlags extends GlobalFlags {
   host?: string;
   port?: number;
   rateLimit?: number;
@@ -22,11 +24,36 @@ export interface ServeFlags extends GlobalFlags {
 /** Signals that stop the service. */
 const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
-export async function serveCommand(
-  flags: ServeFlags,
-  io: CliIO,
-  env: NodeJS.ProcessEnv,
-): Promise<number> {
+/** Adds `serve` to the program. */
+export function addServeCommand(program: Command, cli: CommandContext): void {
+  const { integer, between } = cli.parse;
+  program
+    .command("serve")
+    .description("serve the HTTP API, Crawl4AI's /md and MCP over HTTP (SIGTERM drains and stops)")
+    .option("--host <host>", `address to bind (default ${SERVER_DEFAULTS.host})`)
+    .option(
+      "--port <n>",
+      `port (default ${SERVER_DEFAULTS.port}; 0 picks a free one)`,
+      between(0, 65535),
+    )
+    .option(
+      "--rate-limit <n>",
+      `calls per client address a minute, each message of a JSON-RPC batch one (default ${SERVER_DEFAULTS.rateLimit})`,
+      integer(1),
+    )
+    .option(
+      "--trust-proxy",
+      "behind one reverse proxy: count each client by the address the proxy appends to X-Forwarded-For (ignored otherwise)",
+    )
+    .option(
+      "--allowed-host <name>",
+      "another host name clients use to reach the service, accepted in Host and Origin (repeatable; without a token, only loopback names, the bound host and these are served)",
+      collect,
+    )
+    .action(cli.action<ServeFlags>((flags) => serveCommand(flags, cli.io, cli.env)));
+}
+
+async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
   // Loaded here so every other command starts without the HTTP stack.
   const { createServer } = await import("../server/serve.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
