@@ -6,7 +6,13 @@
 import { type Command, Option } from "commander";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { type FetchOptions, optionConflict, REDIRECT_POLICIES, RENDER_MODES } from "../options.js";
+import {
+  DEFAULTS,
+  type FetchOptions,
+  optionConflict,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+} from "../options.js";
 import type { FetchResult } from "../result.js";
 import { createWebFetch } from "../webfetch.js";
 import { type CommandContext, callFlags } from "./flags.js";
@@ -51,7 +57,7 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     )
     .option(
       "--max-redirects <n>",
-      `redirect hops before giving up, 0 to ${LIMITS.maxRedirectsCeiling} (default 5)`,
+      `redirect hops before giving up, 0 to ${LIMITS.maxRedirectsCeiling} (default ${DEFAULTS.maxRedirects})`,
       between(0, LIMITS.maxRedirectsCeiling),
     )
     .addOption(call.ignoreRobots)

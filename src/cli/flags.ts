@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option } from "commander";
 import { LIMITS } from "../limits.js";
-import { OUTPUT_FORMATS } from "../options.js";
+import { DEFAULTS, ENDPOINT_DEFAULTS, OUTPUT_FORMATS } from "../options.js";
 import type { CliIO, GlobalFlags } from "./io.js";
 import type { CliTexts } from "./texts.js";
 
@@ -70,6 +70,11 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/** A default given in milliseconds, as the help of a flag in seconds shows it. */
+export function inSeconds(ms: number): number {
+  return ms / 1000;
+}
+
 /**
  * The flags of a fetch that `fetch`, `extract` and `convert` share (CallFlags in setup.ts), new
  * for each command that adds them, described per URL (`extract`) or not. Each command adds those
@@ -81,12 +86,12 @@ export function callFlags(parse: FlagParsers, each = "") {
     full: new Option("--full", "the whole page, not only the main content"),
     maxLength: new Option(
       "--max-length <n>",
-      `characters of content${each} (default 20000)`,
+      `characters of content${each} (default ${DEFAULTS.maxLength})`,
     ).argParser(parse.integer(1)),
     query: new Option("--query <q>", "keep only the passages relevant to this query"),
     timeout: new Option(
       "--timeout <s>",
-      `total deadline${each} in seconds (default 30; 60 through an endpoint)`,
+      `total deadline${each} in seconds (default ${inSeconds(DEFAULTS.timeout)}; ${inSeconds(ENDPOINT_DEFAULTS.timeout)} through an endpoint)`,
     ).argParser(parse.seconds),
     noCache: new Option("--no-cache", "fetch fresh, ignoring cached copies"),
     ignoreRobots: new Option("--ignore-robots", "do not obey robots.txt for this call"),

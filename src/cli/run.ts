@@ -5,8 +5,8 @@
  * in a module of its own), and how a failure becomes an exit status.
  */
 import { Command, CommanderError, Option } from "commander";
-import { loadConfig } from "../config/load.js";
-import { LOCALES, type Locale } from "../options.js";
+import { DEFAULT_CONFIG_FILE, loadConfig } from "../config/load.js";
+import { DEFAULTS, ENDPOINT_DEFAULTS, LOCALES, type Locale } from "../options.js";
 import { ENDPOINT_KINDS } from "../values.js";
 import { VERSION } from "../version.js";
 import { addConvertCommand } from "./convert.js";
@@ -67,7 +67,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--json", "print the result object as JSON")
     .option(
       "--config <file>",
-      "configuration file (default: $WEBFETCH_CONFIG or ./webfetch.config.yaml)",
+      `configuration file (default: $WEBFETCH_CONFIG or ./${DEFAULT_CONFIG_FILE})`,
     )
     .option(
       "--allow-address <cidr[:port]>",
@@ -77,14 +77,15 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .addOption(
       new Option(
         "--locale <locale>",
-        `language of messages, error lines and layouts (default: the configuration's, else en)`,
+        `language of messages, error lines and layouts (default: the configuration's, else ${DEFAULTS.locale})`,
       ).choices(LOCALES),
     )
     .option("--endpoint <url>", "remote mode: fetch through this webfetch or Crawl4AI service")
     .addOption(
-      new Option("--endpoint-kind <kind>", "how to talk to --endpoint (default crawl4ai)").choices(
-        ENDPOINT_KINDS,
-      ),
+      new Option(
+        "--endpoint-kind <kind>",
+        `how to talk to --endpoint (default ${ENDPOINT_DEFAULTS.kind})`,
+      ).choices(ENDPOINT_KINDS),
     )
     .option("--verbose", "log each fetch to stderr")
     .exitOverride()
@@ -115,9 +116,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 /**
- * The language of the CLI's own lines: `--locale`, else `locale` in the configuration, else
- * English. Read before the arguments are parsed, so usage errors follow it too; a
- * configuration that cannot be read leaves English (its error is reported later).
+ * The language of the CLI's own lines: `--locale`, else `locale` in the configuration, else the
+ * library's default (English). Read before the arguments are parsed, so usage errors follow it
+ * too; a configuration that cannot be read leaves the default (its error is reported later).
  */
 function cliLocale(argv: readonly string[], io: CliIO, env: NodeJS.ProcessEnv): Locale {
   const flag = (name: string): string | undefined => {
@@ -129,12 +130,12 @@ function cliLocale(argv: readonly string[], io: CliIO, env: NodeJS.ProcessEnv): 
     return value;
   };
   const given = flag("--locale");
-  if (given !== undefined) return isLocale(given) ? given : "en";
+  if (given !== undefined) return isLocale(given) ? given : DEFAULTS.locale;
   try {
     const config = loadConfig({ path: flag("--config"), env, ...(io.cwd ? { cwd: io.cwd } : {}) });
-    return config.locale ?? "en";
+    return config.locale ?? DEFAULTS.locale;
   } catch {
-    return "en";
+    return DEFAULTS.locale;
   }
 }
 

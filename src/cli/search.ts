@@ -6,12 +6,19 @@
  */
 import { type Command, Option } from "commander";
 import { LIMITS } from "../limits.js";
-import { type ContextOptions, SEARCH_DEPTHS, type SearchOptions, TIME_RANGES } from "../options.js";
+import {
+  type ContextOptions,
+  DEFAULTS,
+  SEARCH_DEFAULTS,
+  SEARCH_DEPTHS,
+  type SearchOptions,
+  TIME_RANGES,
+} from "../options.js";
 import { SEARCH_PROVIDER_IDS, type SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { createWebFetch, type WebFetch } from "../webfetch.js";
-import { type CommandContext, collect } from "./flags.js";
+import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
 
@@ -35,7 +42,7 @@ export function addSearchCommands(program: Command, cli: CommandContext): void {
     program
       .command("search")
       .description("search the web through the configured provider")
-      .argument("<query...>", "what to search for (at most 1000 characters)"),
+      .argument("<query...>", `what to search for (at most ${LIMITS.queryMaxLength} characters)`),
     cli,
   ).action(cli.action<SearchFlags>((flags, words) => searchCommand(words, flags, cli.io, cli.env)));
 
@@ -43,12 +50,15 @@ export function addSearchCommands(program: Command, cli: CommandContext): void {
     program
       .command("context")
       .description("a cited, token-budgeted context for RAG: search, fetch, rank, pack")
-      .argument("<query...>", "what the context should answer (at most 1000 characters)"),
+      .argument(
+        "<query...>",
+        `what the context should answer (at most ${LIMITS.queryMaxLength} characters)`,
+      ),
     cli,
   )
     .option(
       "--max-tokens <n>",
-      `token budget, source list included (default 4000)`,
+      `token budget, source list included (default ${SEARCH_DEFAULTS.maxTokens})`,
       cli.parse.integer(1),
     )
     .action(
@@ -66,14 +76,18 @@ function searchFlags(command: Command, { parse }: CommandContext): Command {
     )
     .option(
       "--max-results <n>",
-      `results, 1 to ${LIMITS.searchMaxResults} (default 5)`,
+      `results, 1 to ${LIMITS.searchMaxResults} (default ${SEARCH_DEFAULTS.maxResults})`,
       parse.between(1, LIMITS.searchMaxResults),
     )
     .addOption(new Option("--depth <depth>", "search depth").choices(SEARCH_DEPTHS))
     .option("--include-domain <domain>", "only results from this domain (repeatable)", collect)
     .option("--exclude-domain <domain>", "no results from this domain (repeatable)", collect)
     .addOption(new Option("--time-range <range>", "only recent pages").choices(TIME_RANGES))
-    .option("--timeout <s>", "total deadline in seconds (default 30)", parse.seconds);
+    .option(
+      "--timeout <s>",
+      `total deadline in seconds (default ${inSeconds(DEFAULTS.timeout)})`,
+      parse.seconds,
+    );
 }
 
 async function searchCommand(

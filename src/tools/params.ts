@@ -18,6 +18,10 @@ export const promptParam = () => z.string().trim().min(1).max(LIMITS.promptMaxLe
 export const queryParam = (t: Texts) =>
   z.string().trim().min(1).max(LIMITS.queryMaxLength).optional().describe(t.params.query);
 
+/** What a search (or a context) is about, described with its bound (`describe(max)`). */
+export const searchQueryParam = (describe: (max: number) => string) =>
+  z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(describe(LIMITS.queryMaxLength));
+
 /** A window length a model may ask for. */
 export const lengthParam = (describe: string) =>
   z.number().int().min(1).max(LIMITS.toolMaxLength).optional().describe(describe);

@@ -4,11 +4,10 @@
  * the library packs the context.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
 import { tokenCounter } from "../shape/tokens.js";
 import { contextHeading, contextText } from "./format.js";
-import { searchParams } from "./params.js";
+import { searchParams, searchQueryParam } from "./params.js";
 import { contextResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 import { searchOptions } from "./web-search.js";
@@ -22,7 +21,7 @@ export const webContextTool = defineTool({
   providerErrors: true,
   input: ({ texts: t }) =>
     z.object({
-      query: z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(t.params.context_query),
+      query: searchQueryParam(t.params.context_query),
       max_tokens: z
         .number()
         .int()

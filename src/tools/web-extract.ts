@@ -11,7 +11,11 @@ export const webExtractTool = defineTool({
   texts: (t) => t.tools.web_extract,
   input: ({ texts: t }) =>
     z.object({
-      urls: z.array(z.string()).min(1).max(LIMITS.extractMaxUrls).describe(t.params.urls),
+      urls: z
+        .array(z.string())
+        .min(1)
+        .max(LIMITS.extractMaxUrls)
+        .describe(t.params.urls(LIMITS.extractMaxUrls)),
       query: queryParam(t),
       extract_mode: extractModeParam(t),
     }),

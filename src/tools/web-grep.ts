@@ -14,14 +14,18 @@ export const webGrepTool = defineTool({
   input: ({ texts: t }) =>
     z.object({
       ...pageRefParams(t),
-      pattern: z.string().min(1).max(LIMITS.grepMaxPattern).describe(t.params.pattern),
+      pattern: z
+        .string()
+        .min(1)
+        .max(LIMITS.grepMaxPattern)
+        .describe(t.params.pattern(LIMITS.grepMaxPattern)),
       context_lines: z
         .number()
         .int()
         .min(0)
         .max(LIMITS.grepMaxContext)
         .optional()
-        .describe(t.params.context_lines),
+        .describe(t.params.context_lines(TOOL_DEFAULTS.grepContextLines, LIMITS.grepMaxContext)),
     }),
   output: grepResultSchema,
   async handle(input, env) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
 import { searchText } from "./format.js";
-import { searchParams } from "./params.js";
+import { searchParams, searchQueryParam } from "./params.js";
 import { searchResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -14,7 +14,7 @@ export const webSearchTool = defineTool({
   input: ({ texts: t }) => {
     const { search_depth, ...narrowing } = searchParams(t);
     return z.object({
-      query: z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(t.params.search_query),
+      query: searchQueryParam(t.params.search_query),
       search_depth,
       max_results: z
         .number()
@@ -22,7 +22,7 @@ export const webSearchTool = defineTool({
         .min(1, `must be between 1 and ${LIMITS.searchMaxResults}`)
         .max(LIMITS.searchMaxResults, `must be between 1 and ${LIMITS.searchMaxResults}`)
         .optional()
-        .describe(t.params.max_results),
+        .describe(t.params.max_results(SEARCH_DEFAULTS.maxResults, LIMITS.searchMaxResults)),
       ...narrowing,
     });
   },
