@@ -33,6 +33,8 @@ export const webContextTool = defineTool({
     }),
   output: contextResultSchema,
   async handle(input, env) {
+    // The default budget is applied here as well as in the library, on purpose: the heading's
+    // tokens come out of the budget before the library packs the context, so the tool needs it.
     const maxTokens = input.max_tokens ?? SEARCH_DEFAULTS.maxTokens;
     const count = await tokenCounter();
     const heading = count(contextHeading(input.query, env));

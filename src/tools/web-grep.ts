@@ -30,7 +30,8 @@ export const webGrepTool = defineTool({
   output: grepResultSchema,
   async handle(input, env) {
     const result = await env.web.grep(pageRef(input, env.texts), input.pattern, {
-      contextLines: input.context_lines ?? TOOL_DEFAULTS.grepContextLines,
+      // Without context_lines the library applies TOOL_DEFAULTS.grepContextLines, the default described.
+      ...(input.context_lines === undefined ? {} : { contextLines: input.context_lines }),
       ...(env.signal ? { signal: env.signal } : {}),
     });
     return { text: grepText(result, env), structured: { ...result } };

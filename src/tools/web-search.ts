@@ -30,7 +30,8 @@ export const webSearchTool = defineTool({
   async handle(input, env) {
     const result = await env.web.search(input.query, {
       ...searchOptions(input),
-      maxResults: input.max_results ?? SEARCH_DEFAULTS.maxResults,
+      // Without max_results the library applies SEARCH_DEFAULTS.maxResults, the default described.
+      ...(input.max_results === undefined ? {} : { maxResults: input.max_results }),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });
