@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { WebFetchError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVER_DEFAULTS } from "../options.js";
+import { isLoopbackHost, isWildcardHost } from "../server/hosts.js";
 import type { WebFetchServer } from "../server/serve.js";
 import { createWebFetch } from "../webfetch.js";
 import { type CommandContext, collect } from "./flags.js";
@@ -109,10 +110,6 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
   }
 }
 
-function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
-}
-
 /** True when `endpoint` names this service: its port, on its host or on a loopback name. */
 function pointsAt(endpoint: string, host: string, port: number): boolean {
   let url: URL;
@@ -123,7 +120,9 @@ function pointsAt(endpoint: string, host: string, port: number): boolean {
   }
   const endpointPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const name = url.hostname.replace(/^\[|\]$/g, "");
-  const local = isLoopbackHost(name) || name === "0.0.0.0" || name === "::";
-  const wildcard = host === "0.0.0.0" || host === "::";
-  return endpointPort === port && (name === host || (local && (wildcard || isLoopbackHost(host))));
+  const local = isLoopbackHost(name) || isWildcardHost(name);
+  return (
+    endpointPort === port &&
+    (name === host || (local && (isWildcardHost(host) || isLoopbackHost(host))))
+  );
 }
