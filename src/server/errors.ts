@@ -7,16 +7,6 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isWebFetchError } from "../errors.js";
 
-/** Codes the service itself answers with, beside the library's. */
-export type ServiceErrorCode =
-  | "UNAUTHORIZED"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "FORBIDDEN_HOST"
-  | "INTERNAL_ERROR";
-
 /** The status of each code; a code not listed failed upstream (502). */
 const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   INVALID_URL: 400,
