@@ -1,5 +1,5 @@
 /**
- * The result object of one fetch (SPEC §3.7). The CLI's --json, the HTTP API and MCP
+ * The result object of one fetch. The CLI's --json, the HTTP API and MCP
  * structuredContent all carry this same object.
  */
 import type { PageMetadata } from "./extract/metadata.js";

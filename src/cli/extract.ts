@@ -1,6 +1,7 @@
 /**
- * `webfetch extract <url...>`: many URLs through web.extract(), printed in seed 002's layout (or
- * `{results, failed}` with --json), progress on stderr when it is a terminal.
+ * `webfetch extract <url...>`: many URLs through web.extract(), printed in the web_extract tool's
+ * layout (a section per URL, then the failed URLs; `{results, failed}` with --json), progress on
+ * stderr when it is a terminal.
  */
 import type { Command } from "commander";
 import type { ExtractOptions } from "../options.js";

@@ -1,8 +1,8 @@
 /**
  * `webfetch search <query>` and `webfetch context <query>`: web.search() and web.context(),
- * printed in the layout of the web_search and web_context tools (seed 002 §2.4, §4.4), or as
- * the result object with --json. The provider comes from --provider, else the configuration,
- * else the environment (SPEC §5).
+ * printed in the layout of the web_search and web_context tools, or as the result object with
+ * --json. The provider comes from --provider, else the configuration, else the first of tavily,
+ * brave and searxng whose variable is set in the environment, else duckduckgo.
  */
 import { type Command, Option } from "commander";
 import { LIMITS } from "../limits.js";

@@ -1,5 +1,5 @@
 /**
- * `webfetch serve`: the HTTP service (SPEC §7). Flags over the configuration's `server` section
+ * `webfetch serve`: the HTTP service. Flags over the configuration's `server` section
  * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
  * or SIGINT, then drains in-flight requests before it returns.
  */

@@ -1,6 +1,6 @@
 /**
  * Errors of the HTTP service: every failure is `{"error": {code, message}}` with a status a
- * client can act on (SPEC §7). Library codes keep their names; the service adds its own for
+ * client can act on. Library codes keep their names; the service adds its own for
  * what only HTTP has (no token, body too large, too many requests, no such route).
  */
 import type { Context } from "hono";

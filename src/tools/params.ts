@@ -1,4 +1,4 @@
-/** Input parameters several tools share, with the seeds' snake_case names and bounds. */
+/** Input parameters several tools share: snake_case as agent tools name them, LIMITS's bounds. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import type { Texts } from "./texts.js";
@@ -35,7 +35,7 @@ export const pageRefParams = (t: Texts) => ({
   id: z.string().min(1).max(64).optional().describe(t.params.id),
 });
 
-/** web_search's narrowing parameters, shared with web_context (seed 002 §2.3). */
+/** web_search's narrowing parameters, shared with web_context. */
 export const searchParams = (t: Texts) => ({
   search_depth: z.enum(["basic", "advanced"]).optional().describe(t.params.search_depth),
   include_domains: z

@@ -1,7 +1,8 @@
 /**
- * Every text a tool shows a model, in English and Japanese (`locale`). The Japanese headings and
- * messages of seed 000 (web_fetch errors) and seed 002 (result formats) are copied word for
- * word; the English ones are SPEC §3.8's. Nothing else in the tool layer holds prose.
+ * Every text a tool shows a model, in English and Japanese (`locale`). Some Japanese texts are
+ * fixed word for word because Japanese agents already show and expect them: web_fetch's messages
+ * for a bad URL, a timeout and an HTTP error, and the headings and lines of the search, extract
+ * and context results. Nothing else in the tool layer holds prose.
  */
 import type { ErrorCode } from "../errors.js";
 import type { Locale } from "../options.js";
@@ -42,7 +43,7 @@ export interface Texts {
   /** A call whose arguments are not valid JSON. */
   badArguments(detail: string): string;
   errorMessage(error: ErrorInfo): string;
-  /** Seed 002 §5.3's first line, for a search provider's failure. */
+  /** The first line for a search provider's failure, naming the provider. */
   providerError(error: ErrorInfo): string;
   readNeedsRef: string;
   /** A page fetched with `query`: how many passages matched, or that none did. */
@@ -241,7 +242,7 @@ const en: Texts = {
   },
 };
 
-/** Japanese messages by code; seed 000's three are word for word. */
+/** Japanese messages by code; INVALID_URL's, TIMEOUT's and HTTP_ERROR's are the fixed texts. */
 const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   INVALID_URL: () => "無効なURLです。http:// または https:// で始まるURLを指定してください",
   TIMEOUT: () => "ページの取得がタイムアウトしました",
@@ -286,7 +287,7 @@ const ja: Texts = {
   unknownTool: (name) => `${name} という名前のツールはありません`,
   badArguments: (detail) => `引数が正しい JSON ではありません: ${detail}`,
   errorMessage: (error) => JA_ERRORS[error.code](error),
-  // Seed 002 §5.3 names its one provider ("Tavily API エラー"); here, the one that failed.
+  // The fixed text names one provider ("Tavily API エラー"); here, the one that failed.
   providerError: (error) =>
     `${error.provider ?? "検索"} API エラー: ${JA_ERRORS[error.code](error)}`,
   readNeedsRef: "取得済みページの url または id を指定してください",

@@ -1,5 +1,5 @@
 /**
- * web_context (SPEC §4, seed 002 §4): a cited context for RAG within max_tokens. The budget
+ * web_context: a cited context for RAG within max_tokens. The budget
  * holds for the whole text the model reads: the heading's tokens are taken out of it before
  * the library packs the context.
  */

@@ -1,4 +1,4 @@
-/** web_extract (SPEC §4, seed 002 §3): many URLs, per-URL sections and the failed URLs. */
+/** web_extract: many URLs, per-URL sections and the failed URLs. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";

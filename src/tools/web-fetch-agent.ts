@@ -1,5 +1,5 @@
 /**
- * web_fetch_agent (SPEC §4, seed 001): a sub-agent with web_fetch (raw content), web_read and
+ * web_fetch_agent: a sub-agent with web_fetch (raw content), web_read and
  * web_grep answers a task about a page; the calling agent gets the answer, never the page.
  * Offered only when a model is configured.
  */

@@ -1,4 +1,4 @@
-/** web_grep (SPEC §4, seed 001): matching lines of a page fetched earlier, with context. */
+/** web_grep: matching lines of a page fetched earlier, with context. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { TOOL_DEFAULTS } from "../options.js";
@@ -30,7 +30,7 @@ export const webGrepTool = defineTool({
   output: grepResultSchema,
   async handle(input, env) {
     const result = await env.web.grep(pageRef(input, env.texts), input.pattern, {
-      // Without context_lines the library applies TOOL_DEFAULTS.grepContextLines, the default described.
+      // Without context_lines the library applies TOOL_DEFAULTS.grepContextLines, as described.
       ...(input.context_lines === undefined ? {} : { contextLines: input.context_lines }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

@@ -1,4 +1,4 @@
-/** web_search (SPEC §4, seed 002 §2): numbered results with title, URL, score and snippet. */
+/** web_search: numbered results with title, URL, score and snippet. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
