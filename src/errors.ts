@@ -4,7 +4,7 @@
  * RangeError; everything the network or the content does wrong is a WebFetchError.
  */
 
-/** Every error code webfetch returns (SPEC §3.8). */
+/** Every error code webfetch returns. */
 export const ERROR_CODES = [
   "INVALID_URL",
   "BLOCKED_ADDRESS",
@@ -85,7 +85,7 @@ export class WebFetchError extends Error {
   }
 }
 
-/** Codes a search or model provider's failure has (SPEC §5). */
+/** Codes a search or model provider's failure has. */
 export const PROVIDER_CODES: ReadonlySet<ErrorCode> = new Set([
   "AUTH_ERROR",
   "RATE_LIMITED",
@@ -99,7 +99,10 @@ export function isWebFetchError(value: unknown): value is WebFetchError {
   );
 }
 
-/** Message for an HTTP error status, in the words of seed 004 where it has them. */
+/**
+ * Message for an HTTP error status, the status in parentheses. 404 and 403 read as agents already
+ * expect them word for word: "Page not found (404)", "Access forbidden (403)".
+ */
 export function httpErrorMessage(status: number): string {
   if (status === 404) return "Page not found (404)";
   if (status === 403) return "Access forbidden (403)";

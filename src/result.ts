@@ -1,10 +1,18 @@
 /**
- * The result object of one fetch (SPEC §3.7). The CLI's --json, the HTTP API and MCP
+ * The result object of one fetch. The CLI's --json, the HTTP API and MCP
  * structuredContent all carry this same object.
  */
 import type { PageMetadata } from "./extract/metadata.js";
 import type { Grepped } from "./shape/grep.js";
 import type { OutputFormat } from "./values.js";
+
+/** One redirect hop a fetch followed: the URL redirected, where to, and the status that did. */
+export interface Redirect {
+  from: string;
+  to: string;
+  /** 301, 302, 303, 307 or 308. */
+  status: number;
+}
 
 export interface FetchResult extends PageMetadata {
   /** As requested, normalized. */
@@ -17,7 +25,8 @@ export interface FetchResult extends PageMetadata {
   id: string;
   /** After redirects. */
   finalUrl: string;
-  redirects: { from: string; to: string; status: number }[];
+  /** Every hop from `url` to `finalUrl`, in order; empty when there was none. */
+  redirects: Redirect[];
   status: number;
   contentType: string;
   charset?: string;

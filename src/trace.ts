@@ -1,6 +1,6 @@
 /**
- * OpenTelemetry spans (SPEC §8, seed 003's tracing) through `@opentelemetry/api` only: without an
- * SDK installed by the host every call here is a no-op, so tracing costs nothing by default.
+ * OpenTelemetry spans, each with the URL it is about, through `@opentelemetry/api` only: without
+ * an SDK installed by the host every call here is a no-op, so tracing costs nothing by default.
  */
 import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import { VERSION } from "./version.js";

@@ -1,5 +1,5 @@
 /**
- * Opens the built-in store a configuration names (SPEC §6 `cache.*`), and resolves the SQLite
+ * Opens the built-in store a configuration names (`cache.*`), and resolves the SQLite
  * file's default place: `$XDG_CACHE_HOME/webfetch/cache.sqlite`, else
  * `~/.cache/webfetch/cache.sqlite`. The SQLite and Redis drivers load only when their store is
  * opened, so importing this module stays light.

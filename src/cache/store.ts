@@ -6,13 +6,14 @@
  */
 
 import type { PageMetadata } from "../extract/metadata.js";
+import type { Redirect } from "../result.js";
 import type { LimitHit } from "../warnings.js";
 
 /** A cached, fully converted page (before any shaping such as truncation). */
 export interface CachedPage extends PageMetadata {
   url: string;
   finalUrl: string;
-  redirects: { from: string; to: string; status: number }[];
+  redirects: Redirect[];
   status: number;
   contentType: string;
   charset?: string;

@@ -1,20 +1,42 @@
 /**
- * `webfetch extract <url...>`: many URLs through web.extract(), printed in seed 002's layout (or
- * `{results, failed}` with --json), progress on stderr when it is a terminal.
+ * `webfetch extract <url...>`: many URLs through web.extract(), printed in the web_extract tool's
+ * layout (a section per URL, then the failed URLs; `{results, failed}` with --json), progress on
+ * stderr when it is a terminal.
  */
+import type { Command } from "commander";
 import type { ExtractOptions } from "../options.js";
 import type { ExtractProgress } from "../pages/extract.js";
 import { extractText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { createWebFetch } from "../webfetch/index.js";
+import { type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup } from "./setup.js";
 
-export interface ExtractFlags extends CallFlags {
+interface ExtractFlags extends CallFlags {
   query?: string;
 }
 
-export async function extractCommand(
+/** Adds `extract` to the program. */
+export function addExtractCommand(program: Command, cli: CommandContext): void {
+  const call = callFlags(cli.parse, " per URL");
+  program
+    .command("extract")
+    .description("fetch many URLs at once; failures are listed, never fatal (progress on stderr)")
+    .argument("<url...>", "http or https URLs (duplicates are merged)")
+    .addOption(call.extractMode)
+    .addOption(call.full)
+    .addOption(call.maxLength)
+    .addOption(call.query)
+    .addOption(call.timeout)
+    .addOption(call.noCache)
+    .addOption(call.ignoreRobots)
+    .action(
+      cli.action<ExtractFlags>((flags, urls) => extractCommand(urls, flags, cli.io, cli.env)),
+    );
+}
+
+async function extractCommand(
   urls: string[],
   flags: ExtractFlags,
   io: CliIO,

@@ -12,13 +12,13 @@ export interface CliIO {
   cwd?: string;
 }
 
-/** Exit statuses (SPEC §2). */
+/** Exit statuses: 0 success, 1 a fetch or provider failure, 2 bad usage (INVALID_INPUT too). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** Codes that mean the user asked for something malformed, not that a fetch failed. */
 export const USAGE_CODES: ReadonlySet<string> = new Set(["INVALID_INPUT"]);
 
-/** Flags valid for every command (SPEC §2). */
+/** Flags valid for every command. */
 export interface GlobalFlags {
   json?: boolean;
   config?: string;

@@ -4,16 +4,22 @@
  * the next line is served. The command returns when the client closes stdin.
  */
 import { Readable, Writable } from "node:stream";
+import type { Command } from "commander";
 import { createLogger } from "../log.js";
 import { createWebFetch } from "../webfetch/index.js";
+import type { CommandContext } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export async function mcpCommand(
-  flags: GlobalFlags,
-  io: CliIO,
-  env: NodeJS.ProcessEnv,
-): Promise<number> {
+/** Adds `mcp` to the program. */
+export function addMcpCommand(program: Command, cli: CommandContext): void {
+  program
+    .command("mcp")
+    .description("serve the tools over MCP on stdio (logs go to stderr)")
+    .action(cli.action<GlobalFlags>((flags) => mcpCommand(flags, cli.io, cli.env)));
+}
+
+async function mcpCommand(flags: GlobalFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
   const { stdin, stdout } = io;
   if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) {
     throw new TypeError("webfetch mcp needs standard input and output streams");

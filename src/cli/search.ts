@@ -1,18 +1,22 @@
 /**
  * `webfetch search <query>` and `webfetch context <query>`: web.search() and web.context(),
- * printed in the layout of the web_search and web_context tools (seed 002 §2.4, §4.4), or as
- * the result object with --json. The provider comes from --provider, else the configuration,
- * else the environment (SPEC §5).
+ * printed in the layout of the web_search and web_context tools, or as the result object with
+ * --json. The provider comes from --provider, else the configuration, else the first of tavily,
+ * brave and searxng whose variable is set in the environment, else duckduckgo.
  */
-import type { ContextOptions, SearchOptions } from "../options.js";
-import type { SearchProviderId } from "../search/types.js";
+import { type Command, Option } from "commander";
+import { LIMITS } from "../limits.js";
+import { type ContextOptions, DEFAULTS, SEARCH_DEFAULTS, type SearchOptions } from "../options.js";
+import { SEARCH_PROVIDER_IDS, type SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
+import { SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
 import { createWebFetch, type WebFetch } from "../webfetch/index.js";
+import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export interface SearchFlags extends GlobalFlags {
+interface SearchFlags extends GlobalFlags {
   provider?: SearchProviderId;
   maxResults?: number;
   depth?: "basic" | "advanced";
@@ -22,11 +26,65 @@ export interface SearchFlags extends GlobalFlags {
   timeout?: number;
 }
 
-export interface ContextFlags extends SearchFlags {
+interface ContextFlags extends SearchFlags {
   maxTokens?: number;
 }
 
-export async function searchCommand(
+/** Adds `search` and `context` to the program. */
+export function addSearchCommands(program: Command, cli: CommandContext): void {
+  searchFlags(
+    program
+      .command("search")
+      .description("search the web through the configured provider")
+      .argument("<query...>", `what to search for (at most ${LIMITS.queryMaxLength} characters)`),
+    cli,
+  ).action(cli.action<SearchFlags>((flags, words) => searchCommand(words, flags, cli.io, cli.env)));
+
+  searchFlags(
+    program
+      .command("context")
+      .description("a cited, token-budgeted context for RAG: search, fetch, rank, pack")
+      .argument(
+        "<query...>",
+        `what the context should answer (at most ${LIMITS.queryMaxLength} characters)`,
+      ),
+    cli,
+  )
+    .option(
+      "--max-tokens <n>",
+      `token budget, source list included (default ${SEARCH_DEFAULTS.maxTokens})`,
+      cli.parse.integer(1),
+    )
+    .action(
+      cli.action<ContextFlags>((flags, words) => contextCommand(words, flags, cli.io, cli.env)),
+    );
+}
+
+/** The flags search and context share. */
+function searchFlags(command: Command, { parse }: CommandContext): Command {
+  return command
+    .addOption(
+      new Option("--provider <id>", "search provider (default: config, then environment)").choices(
+        SEARCH_PROVIDER_IDS,
+      ),
+    )
+    .option(
+      "--max-results <n>",
+      `results, 1 to ${LIMITS.searchMaxResults} (default ${SEARCH_DEFAULTS.maxResults})`,
+      parse.between(1, LIMITS.searchMaxResults),
+    )
+    .addOption(new Option("--depth <depth>", "search depth").choices(SEARCH_DEPTHS))
+    .option("--include-domain <domain>", "only results from this domain (repeatable)", collect)
+    .option("--exclude-domain <domain>", "no results from this domain (repeatable)", collect)
+    .addOption(new Option("--time-range <range>", "only recent pages").choices(TIME_RANGES))
+    .option(
+      "--timeout <s>",
+      `total deadline in seconds (default ${inSeconds(DEFAULTS.timeout)})`,
+      parse.seconds,
+    );
+}
+
+async function searchCommand(
   words: string[],
   flags: SearchFlags,
   io: CliIO,
@@ -38,7 +96,7 @@ export async function searchCommand(
   });
 }
 
-export async function contextCommand(
+async function contextCommand(
   words: string[],
   flags: ContextFlags,
   io: CliIO,

@@ -1,17 +1,20 @@
 /**
- * `webfetch serve`: the HTTP service (SPEC §7). Flags over the configuration's `server` section
+ * `webfetch serve`: the HTTP service. Flags over the configuration's `server` section
  * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
  * or SIGINT, then drains in-flight requests before it returns.
  */
+import type { Command } from "commander";
 import { WebFetchError } from "../errors.js";
 import { createLogger } from "../log.js";
+import { isLoopbackHost, isWildcardHost } from "../server/hosts.js";
 import { SERVER_DEFAULTS } from "../server/options.js";
 import type { WebFetchServer } from "../server/serve.js";
 import { createWebFetch } from "../webfetch/index.js";
+import { type CommandContext, collect } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export interface ServeFlags extends GlobalFlags {
+interface ServeFlags extends GlobalFlags {
   host?: string;
   port?: number;
   rateLimit?: number;
@@ -22,11 +25,36 @@ export interface ServeFlags extends GlobalFlags {
 /** Signals that stop the service. */
 const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
-export async function serveCommand(
-  flags: ServeFlags,
-  io: CliIO,
-  env: NodeJS.ProcessEnv,
-): Promise<number> {
+/** Adds `serve` to the program. */
+export function addServeCommand(program: Command, cli: CommandContext): void {
+  const { integer, between } = cli.parse;
+  program
+    .command("serve")
+    .description("serve the HTTP API, Crawl4AI's /md and MCP over HTTP (SIGTERM drains and stops)")
+    .option("--host <host>", `address to bind (default ${SERVER_DEFAULTS.host})`)
+    .option(
+      "--port <n>",
+      `port (default ${SERVER_DEFAULTS.port}; 0 picks a free one)`,
+      between(0, 65535),
+    )
+    .option(
+      "--rate-limit <n>",
+      `calls per client address a minute, each message of a JSON-RPC batch one (default ${SERVER_DEFAULTS.rateLimit})`,
+      integer(1),
+    )
+    .option(
+      "--trust-proxy",
+      "behind one reverse proxy: count each client by the address the proxy appends to X-Forwarded-For (ignored otherwise)",
+    )
+    .option(
+      "--allowed-host <name>",
+      "another host name clients use to reach the service, accepted in Host and Origin (repeatable; without a token, only loopback names, the bound host and these are served)",
+      collect,
+    )
+    .action(cli.action<ServeFlags>((flags) => serveCommand(flags, cli.io, cli.env)));
+}
+
+async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
   // Loaded here so every other command starts without the HTTP stack.
   const { createServer } = await import("../server/serve.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
@@ -82,10 +110,6 @@ export async function serveCommand(
   }
 }
 
-function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
-}
-
 /** True when `endpoint` names this service: its port, on its host or on a loopback name. */
 function pointsAt(endpoint: string, host: string, port: number): boolean {
   let url: URL;
@@ -96,7 +120,9 @@ function pointsAt(endpoint: string, host: string, port: number): boolean {
   }
   const endpointPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const name = url.hostname.replace(/^\[|\]$/g, "");
-  const local = isLoopbackHost(name) || name === "0.0.0.0" || name === "::";
-  const wildcard = host === "0.0.0.0" || host === "::";
-  return endpointPort === port && (name === host || (local && (wildcard || isLoopbackHost(host))));
+  const local = isLoopbackHost(name) || isWildcardHost(name);
+  return (
+    endpointPort === port &&
+    (name === host || (local && (isWildcardHost(host) || isLoopbackHost(host))))
+  );
 }

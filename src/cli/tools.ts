@@ -2,17 +2,22 @@
  * `webfetch tools --format mcp|openai|anthropic`: the enabled tools' schemas as a JSON array,
  * after the configuration's prefix, names and `enabled` flags, in the shape of each adapter.
  */
+import { type Command, Option } from "commander";
 import { anthropicTool } from "../adapters/anthropic.js";
 import { openaiChatTool } from "../adapters/openai.js";
 import { mcpToolSchema } from "../tools/json-schema.js";
 import { createTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
 import { createWebFetch } from "../webfetch/index.js";
+import type { CommandContext } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 
-export interface ToolsFlags extends GlobalFlags {
-  format: "mcp" | "openai" | "anthropic";
+/** The schema formats, one an adapter. */
+const SCHEMA_FORMATS = ["mcp", "openai", "anthropic"] as const;
+
+interface ToolsFlags extends GlobalFlags {
+  format: (typeof SCHEMA_FORMATS)[number];
   /** With --format openai: OpenAI's strict-mode variant. */
   strict?: boolean;
 }
@@ -24,11 +29,19 @@ const FORMATS: Record<ToolsFlags["format"], (tool: Tool, flags: ToolsFlags) => u
   anthropic: (tool) => anthropicTool(tool),
 };
 
-export async function toolsCommand(
-  flags: ToolsFlags,
-  io: CliIO,
-  env: NodeJS.ProcessEnv,
-): Promise<number> {
+/** Adds `tools` to the program. */
+export function addToolsCommand(program: Command, cli: CommandContext): void {
+  program
+    .command("tools")
+    .description("print the tool schemas as a JSON array")
+    .addOption(
+      new Option("--format <format>", "schema format").choices(SCHEMA_FORMATS).default("mcp"),
+    )
+    .option("--strict", "with --format openai: strict mode (every property required, nullable)")
+    .action(cli.action<ToolsFlags>((flags) => toolsCommand(flags, cli.io, cli.env)));
+}
+
+async function toolsCommand(flags: ToolsFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
   const { options, tools } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   try {

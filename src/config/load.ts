@@ -125,7 +125,8 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
     if (remote.api_endpoint_kind) out.endpointKind = remote.api_endpoint_kind;
     if (remote.api_token) out.endpointToken = remote.api_token;
     if (remote.filter) out.endpointFilter = remote.filter;
-    // Seed 000's timeout is the endpoint's: every surface's fetches through it get it.
+    // `tools.web_fetch.timeout_seconds` is the endpoint's: every surface's fetches through it
+    // get it.
     if (remote.timeout_seconds !== undefined)
       out.endpointTimeout = Math.round(remote.timeout_seconds * 1000);
   } else if (remote.api_endpoint_kind || remote.api_token || remote.filter) {
@@ -138,7 +139,10 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   return out;
 }
 
-/** The `llm` section as LlmSettings; no provider means no model (SPEC §3.6's fallback). */
+/**
+ * The `llm` section as LlmSettings; no provider means no model, and a prompt is then answered
+ * with the page's most relevant passages.
+ */
 function llmFromConfig(l: NonNullable<WebFetchConfig["llm"]>): LlmSettings | undefined {
   if (!l.provider) {
     const stray = Object.keys(l).find((k) => l[k as keyof typeof l] !== undefined);
@@ -163,9 +167,9 @@ function llmFromConfig(l: NonNullable<WebFetchConfig["llm"]>): LlmSettings | und
 }
 
 /**
- * Tool-layer options from a config: `tools.prefix` and each `tools.<name>` section, seed 000's
- * keys as written (`timeout_seconds`, `max_content_length`). A tool without a section keeps its
- * defaults, so a config without `tools` enables every tool.
+ * Tool-layer options from a config: `tools.prefix` and each `tools.<name>` section, with the
+ * keys existing configurations already use (`timeout_seconds`, `max_content_length`). A tool
+ * without a section keeps its defaults, so a config without `tools` enables every tool.
  */
 export function toolsOptionsFromConfig(config: WebFetchConfig): ToolsOptions {
   const section = config.tools ?? {};

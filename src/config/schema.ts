@@ -1,5 +1,5 @@
 /**
- * The configuration file's shape (SPEC §6), validated with zod at the edge. Every key is
+ * The configuration file's shape, validated with zod at the edge. Every key is
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
@@ -28,10 +28,10 @@ const toolSchema = z
     enabled: boolean(),
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
     api_endpoint: z.string(),
-    // Remote mode's protocol and the service's token (not seed 000's keys: its server is Crawl4AI).
+    // Remote mode's protocol and the service's token, beyond the keys a Crawl4AI endpoint needs.
     api_endpoint_kind: blankIsUnset(z.enum(["webfetch", "crawl4ai"])),
     api_token: blankIsUnset(z.string()),
-    // The `/md` filter a Crawl4AI endpoint is asked for (seed 000 sends `llm`).
+    // The `/md` filter a Crawl4AI endpoint is asked for (its clients send `llm`, the default).
     filter: blankIsUnset(z.enum(ENDPOINT_FILTERS)),
     timeout_seconds: seconds,
     max_content_length: number().pipe(z.number().int().positive()),
@@ -78,7 +78,7 @@ export const configSchema = z
       })
       .partial()
       .strict(),
-    // Keys and addresses stay in the environment (TAVILY_API_KEY, …; SPEC §5), not in the file.
+    // Keys and addresses stay in the environment (TAVILY_API_KEY, …), not in the file.
     search: z
       .object({
         // `${SEARCH_PROVIDER:-}` with nothing set means "choose from the environment".

@@ -1,5 +1,5 @@
 /**
- * `web.context()` (SPEC §4, seed 002 §4): search, fetch the top results concurrently through the
+ * `web.context()`: search, fetch the top results concurrently through the
  * normal pipeline (guard, robots, limits), cut every page into heading-aware chunks, rank them
  * all together with BM25, and pack the best into a cited context whose whole text, source list
  * included, fits the token budget. A page that cannot be fetched still contributes the

@@ -14,6 +14,7 @@ import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
 import { RobotsPolicy } from "../net/robots-policy.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import type { ResolvedOptions } from "../options.js";
+import type { Redirect } from "../result.js";
 import type { RedirectPolicy, RobotsPolicy as RobotsMode } from "../values.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import { mapBodyError } from "./failure.js";
@@ -23,12 +24,6 @@ import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.j
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Request headers that carry credentials: dropped when a redirect changes origin. */
 const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
-
-export interface Redirect {
-  from: string;
-  to: string;
-  status: number;
-}
 
 export interface RawResponse {
   url: string;

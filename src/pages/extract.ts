@@ -1,5 +1,5 @@
 /**
- * Many URLs at once (web.extract, seed 002 §3): duplicates merged, every URL checked by the URL
+ * Many URLs at once (web.extract): duplicates merged, every URL checked by the URL
  * policy before any fetch, invalid ones reported as failed while the valid ones go on, all
  * fetched concurrently within the instance's limits, results and failures in input order.
  */
@@ -31,13 +31,13 @@ export interface ExtractProgress {
 
 export interface ExtractManyOptions {
   fetch(url: string): Promise<FetchResult>;
-  /** Called for a plain http URL: allowed, but worth a warning (seed 002). */
+  /** Called for a plain http URL: allowed, but worth a warning (https is recommended). */
   onInsecure?(url: string): void;
   onProgress?(progress: ExtractProgress): void;
 }
 
 /**
- * `scheme://` and a host, as seed 002 asks: the WHATWG parser would read `https:///path` as
+ * `scheme://` and a host, or the URL is refused: the WHATWG parser would read `https:///path` as
  * the host `path` and `http:example.com` as a host too, which a list of URLs never means.
  */
 const SCHEME_AND_HOST = /^\s*[a-z][a-z0-9+.-]*:\/\/[^/\\?#\s]/i;

@@ -1,6 +1,6 @@
 /**
- * Writes the full content of a page to `saveDir` (seed 001: large pages saved to files an agent
- * can read and search with its own tools). One file per page id, replaced atomically so a reader
+ * Writes the full content of a page to `saveDir`, so an agent can read and search a large page
+ * with its own tools. One file per page id, replaced atomically so a reader
  * never sees half a page.
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";

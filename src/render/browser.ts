@@ -18,9 +18,6 @@ import { join } from "node:path";
 import { WebFetchError } from "../errors.js";
 import { type Browser, type BrowserType, loadChromium } from "./playwright.js";
 
-/** Where Debian's package puts Chromium. */
-export const DEFAULT_BROWSER_PATH = "/usr/bin/chromium";
-
 /** How to get a browser, in the error that says there is none. */
 const INSTALL_HINT =
   "install it with `apt-get install chromium` (Debian/Ubuntu) or set fetch.browser_path";

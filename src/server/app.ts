@@ -1,5 +1,5 @@
 /**
- * The HTTP service's routes (SPEC §7) as a Hono app, with no socket of its own: `createServer()`
+ * The HTTP service's routes as a Hono app, with no socket of its own: `createServer()`
  * listens with it, tests and hosts may mount it elsewhere. Every URL that comes in goes through
  * the instance's address guard, robots and limits like any other fetch; nothing here fetches
  * by itself.

@@ -1,21 +1,11 @@
 /**
  * Errors of the HTTP service: every failure is `{"error": {code, message}}` with a status a
- * client can act on (SPEC §7). Library codes keep their names; the service adds its own for
+ * client can act on. Library codes keep their names; the service adds its own for
  * what only HTTP has (no token, body too large, too many requests, no such route).
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isWebFetchError } from "../errors.js";
-
-/** Codes the service itself answers with, beside the library's. */
-export type ServiceErrorCode =
-  | "UNAUTHORIZED"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "FORBIDDEN_HOST"
-  | "INTERNAL_ERROR";
 
 /** The status of each code; a code not listed failed upstream (502). */
 const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {

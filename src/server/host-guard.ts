@@ -8,12 +8,7 @@
 import type { MiddlewareHandler } from "hono";
 import { parseIpLiteral } from "../net/address.js";
 import { errorResponse } from "./errors.js";
-
-/** Names that always mean this machine. */
-const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"];
-
-/** Listening on every interface names no host of its own. */
-const WILDCARD = new Set(["0.0.0.0", "::", ""]);
+import { isLoopbackHost, isWildcardHost } from "./hosts.js";
 
 /** A Host header: a name or an IPv4 address, or a bracketed IPv6 address; an optional port. */
 const HOST_HEADER = /^(?:\[([0-9a-f:.]+)\]|([^\s:@/\\?#[\]]+))(?::\d{1,5})?$/i;
@@ -39,8 +34,8 @@ function hostOfOrigin(value: string): string | undefined {
 const HOST_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i;
 
 /**
- * The names a guard accepts: loopback, the bound host unless a wildcard, and `allowed`, each a
- * host name or an IP address (brackets optional); anything else is a RangeError, since it
+ * The names a guard accepts besides loopback: the bound host unless a wildcard, and `allowed`,
+ * each a host name or an IP address (brackets optional); anything else is a RangeError, since it
  * could never match and would leave the operator's clients refused without a word why.
  */
 function acceptedNames(bindHost: string, allowed: readonly string[]): Set<string> {
@@ -53,7 +48,7 @@ function acceptedNames(bindHost: string, allowed: readonly string[]): Set<string
     }
   }
   return new Set(
-    [...LOOPBACK_NAMES, ...(WILDCARD.has(bindHost) ? [] : [bindHost]), ...allowed].map((n) =>
+    [...(isWildcardHost(bindHost) ? [] : [bindHost]), ...allowed].map((n) =>
       n.replace(/^\[|\]$/g, "").toLowerCase(),
     ),
   );
@@ -69,14 +64,16 @@ function acceptedNames(bindHost: string, allowed: readonly string[]): Set<string
  */
 export function hostGuard(bindHost: string, allowed: readonly string[] = []): MiddlewareHandler {
   const names = acceptedNames(bindHost, allowed);
+  const accepted = (name: string | undefined) =>
+    name !== undefined && (isLoopbackHost(name) || names.has(name));
   return async (c, next) => {
     // A request made in process (app.request()) carries no Host: its URL names the host.
     const host = c.req.header("host") ?? new URL(c.req.url).host;
-    if (!names.has(hostOfHeader(host) ?? "")) {
+    if (!accepted(hostOfHeader(host))) {
       return errorResponse(c, "FORBIDDEN_HOST", `Host not allowed: ${host}`);
     }
     const origin = c.req.header("origin");
-    if (origin !== undefined && !names.has(hostOfOrigin(origin) ?? "")) {
+    if (origin !== undefined && !accepted(hostOfOrigin(origin))) {
       return errorResponse(c, "FORBIDDEN_HOST", `Origin not allowed: ${origin}`);
     }
     if (c.req.header("sec-fetch-site")?.toLowerCase() === "cross-site") {

@@ -1,5 +1,5 @@
 /**
- * `POST /md`, Crawl4AI's contract (SPEC §7, seed 000): `{url, f, q, c}` in,
+ * `POST /md`, Crawl4AI's contract, so its existing clients work unchanged: `{url, f, q, c}` in,
  * `{url, filter, query, cache, markdown, success}` out, each echoed as Crawl4AI echoes it
  * (`"query": null` when no `q` was sent, `cache` as sent, default "0").
  */

@@ -1,6 +1,6 @@
 /**
  * The text a model reads: a short header (title, final URL), the content, and for a cut page a
- * continuation line in the tool's language; seed 002 §3.4's layout for many URLs; grep's
+ * continuation line in the tool's language; a section per URL for many URLs; grep's
  * numbered lines. Structured results are left as the library returns them.
  */
 import type { ContextResult } from "../context/build.js";
@@ -59,7 +59,7 @@ export function warningLines(result: FetchResult, env: TextEnv): string[] {
   return (result.warnings ?? []).map((w) => `${env.texts.labels.warning}: ${w}`);
 }
 
-/** Seed 002 §3.4: one section per URL, `---` between them, then the failed URLs. */
+/** One section per URL, `---` between them, then the failed URLs. */
 export function extractText(result: ExtractResult, env: TextEnv): string {
   const t = env.texts.extract;
   const sections = result.results.map((r) =>
@@ -76,7 +76,7 @@ export function extractText(result: ExtractResult, env: TextEnv): string {
   return `${t.heading}\n\n${body}`;
 }
 
-/** Seed 002 §2.4: the heading, then each result numbered with its URL, score and snippet. */
+/** The heading, then each result numbered with its URL, score and snippet. */
 export function searchText(response: SearchResponse, env: TextEnv): string {
   const t = env.texts.search;
   const items = response.results.map((r, i) =>
@@ -85,7 +85,7 @@ export function searchText(response: SearchResponse, env: TextEnv): string {
   return [t.heading(response.query), ...(items.length > 0 ? items : [t.none])].join("\n\n");
 }
 
-/** Seed 002 §4.4: the heading, then the cited context (or the no-results text). */
+/** The heading, then the cited context (or the no-results text). */
 export function contextText(result: ContextResult, env: TextEnv): string {
   const body = result.context === "" ? env.texts.search.none : result.context;
   return `${contextHeading(result.query, env)}${body}`;
@@ -141,7 +141,7 @@ function grepBlocks(result: GrepResult): string {
   return out.join("\n");
 }
 
-/** The message in the tool's language, then the code (seed 002 §5.3's two lines). */
+/** The message in the tool's language, then the code, on two lines. */
 export function errorText(error: ErrorInfo, texts: Texts, provider = false): string {
   const message = provider ? texts.providerError(error) : texts.errorMessage(error);
   return `${message}\n${texts.labels.errorType}: ${error.code}`;

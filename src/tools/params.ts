@@ -1,4 +1,4 @@
-/** Input parameters several tools share, with the seeds' snake_case names and bounds. */
+/** Input parameters several tools share: snake_case as agent tools name them, LIMITS's bounds. */
 import { z } from "zod";
 import type { ExclusiveNames } from "../checks.js";
 import { LIMITS } from "../limits.js";
@@ -19,6 +19,10 @@ export const promptParam = () => z.string().trim().min(1).max(LIMITS.promptMaxLe
 export const queryParam = (t: Texts) =>
   z.string().trim().min(1).max(LIMITS.queryMaxLength).optional().describe(t.params.query);
 
+/** What a search (or a context) is about, described with its bound (`describe(max)`). */
+export const searchQueryParam = (describe: (max: number) => string) =>
+  z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(describe(LIMITS.queryMaxLength));
+
 /** A window length a model may ask for. */
 export const lengthParam = (describe: string) =>
   z.number().int().min(1).max(LIMITS.toolMaxLength).optional().describe(describe);
@@ -32,7 +36,7 @@ export const pageRefParams = (t: Texts) => ({
   id: z.string().min(1).max(64).optional().describe(t.params.id),
 });
 
-/** web_search's narrowing parameters, shared with web_context (seed 002 §2.3). */
+/** web_search's narrowing parameters, shared with web_context. */
 export const searchParams = (t: Texts) => ({
   search_depth: z.enum(["basic", "advanced"]).optional().describe(t.params.search_depth),
   include_domains: z

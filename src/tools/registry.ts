@@ -6,11 +6,11 @@
 
 import type { ToolId } from "../values.js";
 import type { WebFetch } from "../webfetch/index.js";
+import { bindTool } from "./bind.js";
 import { BUILTIN_TOOLS } from "./catalog.js";
 import { TOOL_DEFAULTS, type ToolsOptions } from "./options.js";
-import { runTool } from "./run.js";
 import { textsFor } from "./texts.js";
-import { TOOL_ANNOTATIONS, type Tool, type ToolLogger, type ToolSpec } from "./types.js";
+import type { Tool, ToolLogger, ToolSpec } from "./types.js";
 
 /** Tool names every host accepts (MCP, OpenAI and Anthropic alike). */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -46,30 +46,19 @@ export function createTools(options: CreateToolsOptions): Tool[] {
   );
   const nameOf = (id: ToolId) => names.get(id);
 
-  return specs.map((spec): Tool => {
+  return specs.map((spec) => {
     const own = options.tools?.[spec.id] ?? {};
-    const env = {
+    return bindTool(spec, {
       web,
       texts,
       nameOf,
+      logger,
       settings: {
         name: names.get(spec.id)!,
         maxLength: own.maxLength ?? web.options.maxLength,
         ...(own.timeout === undefined ? {} : { timeout: own.timeout }),
       },
-    };
-    const inputSchema = spec.input(env);
-    const { title, description } = spec.texts(texts);
-    return {
-      id: spec.id,
-      name: env.settings.name,
-      title,
-      description,
-      inputSchema,
-      outputSchema: spec.output,
-      annotations: { ...TOOL_ANNOTATIONS },
-      call: (args, call) => runTool({ spec, inputSchema, env, logger }, args, call?.signal),
-    };
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * The tool boundary: input validated with the tool's schema, the handler run, every failure
  * turned into an error result (a tool never throws into its host), and one log line per call
- * with the tool, its outcome and `execution_time_ms` (seed 002 §5).
+ * with the tool, its outcome and `execution_time_ms`.
  */
 import type { z } from "zod";
 import { isWebFetchError, PROVIDER_CODES, WebFetchError } from "../errors.js";
@@ -42,7 +42,7 @@ export async function runTool(
     code = info.code;
     result = errorResult(info, tool.env.texts, tool.spec.providerErrors);
   }
-  // Seed 002 §5.2: every call is timed, in its log line and in its result object.
+  // Every call is timed, in its log line and in its result object.
   const ms = Math.round((performance.now() - started) * 100) / 100;
   result.structured = { ...result.structured, execution_time_ms: ms };
   tool.logger.info(
@@ -59,7 +59,8 @@ export async function runTool(
 
 /**
  * An error result: the message in the tool's language and the code; the object for programs.
- * A tool that calls a search provider shows the provider's failures as seed 002 §5.3 does.
+ * A tool that calls a search provider says a failure is the provider's: "Search provider error:
+ * {message}", then the code.
  */
 export function errorResult(info: ErrorInfo, texts: Texts, providerErrors = false): ToolResult {
   const provider = providerErrors && PROVIDER_CODES.has(info.code as never);

@@ -1,13 +1,45 @@
 /**
  * Zod schemas of the tools' structured results, shared by every tool that returns them. The
  * result objects are `looseObject`s: a field a later version adds must not make an older
- * client's validation fail.
+ * client's validation fail. The compiler holds each schema to the library's type of the same
+ * object, so neither can gain a field the other lacks.
  */
 import { z } from "zod";
+import type { ContextResult } from "../context/build.js";
+import type { FetchResult, GrepResult } from "../result.js";
+import type { SearchResponse } from "../search/types.js";
+import { OUTPUT_FORMATS } from "../values.js";
 
 const text = () => z.string().optional();
 
-/** SPEC §3.7, the result object of one fetch. */
+/**
+ * `T` in the form the check compares, at every depth: no index signature (a loose object's), and
+ * no `| undefined` on optional fields (zod's output adds it; the library's interfaces, under
+ * exactOptionalPropertyTypes, leave it out).
+ */
+type Fields<T> = T extends readonly (infer E)[]
+  ? Fields<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Fields<Exclude<T[K], undefined>> }
+    : T;
+
+/** `true` when A and B are the same type, optional fields included. */
+type Same<A, B> =
+  (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+
+/**
+ * `true` when `schema`'s output is `T` field for field; else the fields one has and the other
+ * lacks, which the compiler prints in its error.
+ */
+type Matches<Schema extends z.ZodType, T> =
+  Same<Fields<z.output<Schema>>, Fields<T>> extends true
+    ? true
+    : {
+        schemaLacks: Exclude<keyof Fields<T>, keyof Fields<z.output<Schema>>>;
+        typeLacks: Exclude<keyof Fields<z.output<Schema>>, keyof Fields<T>>;
+      };
+
+/** The result object of one fetch, as `FetchResult` declares it. */
 export const fetchResultSchema = z.looseObject({
   url: z.string(),
   id: z.string(),
@@ -23,7 +55,7 @@ export const fetchResultSchema = z.looseObject({
   publishedAt: text(),
   lang: text(),
   canonicalUrl: text(),
-  format: z.enum(["markdown", "text"]),
+  format: z.enum(OUTPUT_FORMATS),
   content: z.string(),
   totalLength: z.number(),
   startIndex: z.number(),
@@ -37,16 +69,20 @@ export const fetchResultSchema = z.looseObject({
   inputTruncated: z.boolean().optional(),
   note: text(),
   warnings: z.array(z.string()).optional(),
+  pages: z.number().optional(),
+  rendered: z.boolean().optional(),
+  blockedRequests: z.number().optional(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),
   timings: z.object({ totalMs: z.number() }),
 });
+true satisfies Matches<typeof fetchResultSchema, FetchResult>;
 
 /** A URL that gave no result. */
 const failureSchema = z.object({ url: z.string(), code: z.string(), message: z.string() });
 
-/** `web.extract()`'s answer. */
+/** `web.extract()`'s answer. Not held to ExtractResult: a failure's code is any string here. */
 export const extractResultSchema = z.looseObject({
   results: z.array(fetchResultSchema),
   failed: z.array(failureSchema),
@@ -74,6 +110,7 @@ export const grepResultSchema = z.looseObject({
   incomplete: z.boolean(),
   savedPath: text(),
 });
+true satisfies Matches<typeof grepResultSchema, GrepResult>;
 
 /** `web.search()`'s answer. */
 export const searchResultSchema = z.looseObject({
@@ -90,6 +127,7 @@ export const searchResultSchema = z.looseObject({
   ),
   timings: z.object({ totalMs: z.number() }),
 });
+true satisfies Matches<typeof searchResultSchema, SearchResponse>;
 
 /** `web.context()`'s answer. */
 export const contextResultSchema = z.looseObject({
@@ -100,6 +138,7 @@ export const contextResultSchema = z.looseObject({
   provider: z.string(),
   timings: z.object({ totalMs: z.number() }),
 });
+true satisfies Matches<typeof contextResultSchema, ContextResult>;
 
 /** web_fetch_agent's answer: the sub-agent's final text, never the page. */
 export const agentResultSchema = z.looseObject({

@@ -1,7 +1,8 @@
 /**
- * Every text a tool shows a model, in English and Japanese (`locale`). The Japanese headings and
- * messages of seed 000 (web_fetch errors) and seed 002 (result formats) are copied word for
- * word; the English ones are SPEC §3.8's. Nothing else in the tool layer holds prose.
+ * Every text a tool shows a model, in English and Japanese (`locale`). Some Japanese texts are
+ * fixed word for word because Japanese agents already show and expect them: web_fetch's messages
+ * for a bad URL, a timeout and an HTTP error, and the headings and lines of the search, extract
+ * and context results. Nothing else in the tool layer holds prose.
  */
 import type { ErrorCode } from "../errors.js";
 import type { Locale } from "../values.js";
@@ -42,7 +43,7 @@ export interface Texts {
   /** A call whose arguments are not valid JSON. */
   badArguments(detail: string): string;
   errorMessage(error: ErrorInfo): string;
-  /** Seed 002 §5.3's first line, for a search provider's failure. */
+  /** The first line for a search provider's failure, naming the provider. */
   providerError(error: ErrorInfo): string;
   readNeedsRef: string;
   /** A page fetched with `query`: how many passages matched, or that none did. */
@@ -90,18 +91,18 @@ export interface Texts {
     extract_mode: string;
     max_length(defaultLength: number): string;
     start_index: string;
-    urls: string;
+    urls(max: number): string;
     id: string;
     length(defaultLength: number): string;
-    pattern: string;
-    context_lines: string;
-    search_query: string;
+    pattern(max: number): string;
+    context_lines(defaultLines: number, max: number): string;
+    search_query(max: number): string;
     search_depth: string;
-    max_results: string;
+    max_results(defaultResults: number, max: number): string;
     include_domains: string;
     exclude_domains: string;
     time_range: string;
-    context_query: string;
+    context_query(max: number): string;
     max_tokens(defaultTokens: number): string;
   };
 }
@@ -223,23 +224,25 @@ const en: Texts = {
     extract_mode: 'Output format: "markdown" (default) or "text"',
     max_length: (n) => `Characters of content to return (default ${n})`,
     start_index: "Character offset to start from, to continue a cut page (default 0)",
-    urls: "The http or https URLs to fetch, 1 to 20",
+    urls: (max) => `The http or https URLs to fetch, 1 to ${max}`,
     id: "The id of a page fetched earlier (given by a cut result)",
     length: (n) => `Characters to return (default ${n})`,
-    pattern: "A regular expression or literal text to search for (at most 500 characters)",
-    context_lines: "Lines of context before and after each match, 0 to 10 (default 2)",
-    search_query: "The search query (1 to 1000 characters)",
+    pattern: (max) =>
+      `A regular expression or literal text to search for (at most ${max} characters)`,
+    context_lines: (n, max) =>
+      `Lines of context before and after each match, 0 to ${max} (default ${n})`,
+    search_query: (max) => `The search query (1 to ${max} characters)`,
     search_depth: 'Search depth: "basic" (default) or "advanced"',
-    max_results: "Number of results, 1 to 20 (default 5)",
+    max_results: (n, max) => `Number of results, 1 to ${max} (default ${n})`,
     include_domains: "Only return results from these domains (subdomains included)",
     exclude_domains: "Never return results from these domains (subdomains included)",
     time_range: 'Only pages from the past "day", "week", "month" or "year"',
-    context_query: "What the context should answer (1 to 1000 characters)",
+    context_query: (max) => `What the context should answer (1 to ${max} characters)`,
     max_tokens: (n) => `Token budget of the whole context, source list included (default ${n})`,
   },
 };
 
-/** Japanese messages by code; seed 000's three are word for word. */
+/** Japanese messages by code; INVALID_URL's, TIMEOUT's and HTTP_ERROR's are the fixed texts. */
 const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   INVALID_URL: () => "無効なURLです。http:// または https:// で始まるURLを指定してください",
   TIMEOUT: () => "ページの取得がタイムアウトしました",
@@ -284,7 +287,7 @@ const ja: Texts = {
   unknownTool: (name) => `${name} という名前のツールはありません`,
   badArguments: (detail) => `引数が正しい JSON ではありません: ${detail}`,
   errorMessage: (error) => JA_ERRORS[error.code](error),
-  // Seed 002 §5.3 names its one provider ("Tavily API エラー"); here, the one that failed.
+  // The fixed text names one provider ("Tavily API エラー"); here, the one that failed.
   providerError: (error) =>
     `${error.provider ?? "検索"} API エラー: ${JA_ERRORS[error.code](error)}`,
   readNeedsRef: "取得済みページの url または id を指定してください",
@@ -376,19 +379,19 @@ const ja: Texts = {
     extract_mode: '出力形式: "markdown"（既定）または "text"',
     max_length: (n) => `返す本文の文字数（既定 ${n}）`,
     start_index: "読み始める文字位置。切られたページの続きを読むときに使う（既定 0）",
-    urls: "取得する URL（http または https）、1〜20個",
+    urls: (max) => `取得する URL（http または https）、1〜${max}個`,
     id: "以前に取得したページの id（途中で切られた結果に示される）",
     length: (n) => `返す文字数（既定 ${n}）`,
-    pattern: "検索する正規表現または文字列（500文字まで）",
-    context_lines: "一致した行の前後に示す行数、0〜10（既定 2）",
-    search_query: "検索クエリ（1〜1000文字）",
+    pattern: (max) => `検索する正規表現または文字列（${max}文字まで）`,
+    context_lines: (n, max) => `一致した行の前後に示す行数、0〜${max}（既定 ${n}）`,
+    search_query: (max) => `検索クエリ（1〜${max}文字）`,
     search_depth: '検索詳細度: "basic"（既定）または "advanced"',
-    max_results: "結果数、1〜20（既定 5）",
+    max_results: (n, max) => `結果数、1〜${max}（既定 ${n}）`,
     include_domains: "このドメイン（サブドメインを含む）の結果だけを返す",
     exclude_domains: "このドメイン（サブドメインを含む）の結果は返さない",
     time_range:
       '過去 "day"（1日）、"week"（1週間）、"month"（1か月）、"year"（1年）のページだけを返す',
-    context_query: "コンテキストで答えたいこと（1〜1000文字）",
+    context_query: (max) => `コンテキストで答えたいこと（1〜${max}文字）`,
     max_tokens: (n) => `出典一覧を含むコンテキスト全体の最大トークン数（既定 ${n}）`,
   },
 };

@@ -1,5 +1,5 @@
 /**
- * The shape of a tool, defined once (SPEC §2): name, texts, zod input and output, annotations
+ * The shape of a tool, defined once: name, texts, zod input and output, annotations
  * and a handler. The registry builds hosts' tools from these specs; MCP and the adapters only
  * translate a built `Tool`, so a new tool (web_search, web_context, web_fetch_agent) is one more
  * spec and nothing else changes.
@@ -18,7 +18,7 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** SPEC §4: read-only, open-world, idempotent. */
+/** Every tool reads the open web and changes nothing: read-only, open-world, idempotent. */
 export const TOOL_ANNOTATIONS: Readonly<ToolAnnotations> = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -59,14 +59,14 @@ export interface ToolResult extends ToolOutput {
 
 /** One tool, defined once. */
 export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
-  /** Canonical name (SPEC §4), also its key in the configuration. */
+  /** Canonical name, also its key in the configuration. */
   id: ToolId;
   texts(texts: Texts): ToolTexts;
   /** The input schema; its bounds and descriptions may follow settings and language. */
   input(env: Omit<ToolEnv, "signal">): Input;
   /** The structured result's schema. */
   output: z.ZodObject;
-  /** Its AUTH_ERROR / RATE_LIMITED / PROVIDER_ERROR are a search provider's (seed 002 §5.3's text). */
+  /** Its AUTH_ERROR / RATE_LIMITED / PROVIDER_ERROR are a search provider's, and say so. */
   providerErrors?: boolean;
   /** Whether the instance can offer it at all (a model or a provider may be missing). */
   available?(web: WebFetch): boolean;

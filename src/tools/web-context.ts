@@ -1,14 +1,13 @@
 /**
- * web_context (SPEC §4, seed 002 §4): a cited context for RAG within max_tokens. The budget
+ * web_context: a cited context for RAG within max_tokens. The budget
  * holds for the whole text the model reads: the heading's tokens are taken out of it before
  * the library packs the context.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
 import { tokenCounter } from "../shape/tokens.js";
 import { contextHeading, contextText } from "./format.js";
-import { searchParams } from "./params.js";
+import { searchParams, searchQueryParam } from "./params.js";
 import { contextResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 import { searchOptions } from "./web-search.js";
@@ -22,7 +21,7 @@ export const webContextTool = defineTool({
   providerErrors: true,
   input: ({ texts: t }) =>
     z.object({
-      query: z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(t.params.context_query),
+      query: searchQueryParam(t.params.context_query),
       max_tokens: z
         .number()
         .int()
@@ -34,6 +33,8 @@ export const webContextTool = defineTool({
     }),
   output: contextResultSchema,
   async handle(input, env) {
+    // The default budget is applied here as well as in the library, on purpose: the heading's
+    // tokens come out of the budget before the library packs the context, so the tool needs it.
     const maxTokens = input.max_tokens ?? SEARCH_DEFAULTS.maxTokens;
     const count = await tokenCounter();
     const heading = count(contextHeading(input.query, env));

@@ -1,4 +1,4 @@
-/** web_extract (SPEC §4, seed 002 §3): many URLs, per-URL sections and the failed URLs. */
+/** web_extract: many URLs, per-URL sections and the failed URLs. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";
@@ -11,7 +11,11 @@ export const webExtractTool = defineTool({
   texts: (t) => t.tools.web_extract,
   input: ({ texts: t }) =>
     z.object({
-      urls: z.array(z.string()).min(1).max(LIMITS.extractMaxUrls).describe(t.params.urls),
+      urls: z
+        .array(z.string())
+        .min(1)
+        .max(LIMITS.extractMaxUrls)
+        .describe(t.params.urls(LIMITS.extractMaxUrls)),
       query: queryParam(t),
       extract_mode: extractModeParam(t),
     }),

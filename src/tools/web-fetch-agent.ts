@@ -1,5 +1,5 @@
 /**
- * web_fetch_agent (SPEC §4, seed 001): a sub-agent with web_fetch (raw content), web_read and
+ * web_fetch_agent: a sub-agent with web_fetch (raw content), web_read and
  * web_grep answers a task about a page; the calling agent gets the answer, never the page.
  * Offered only when a model is configured.
  */
@@ -8,8 +8,8 @@ import { LIMITS } from "../limits.js";
 import { type AgentTool, runFetchAgent } from "../llm/agent.js";
 import { silentLogger } from "../log.js";
 import type { ToolId } from "../values.js";
+import { bindTool } from "./bind.js";
 import { promptParam, urlParam } from "./params.js";
-import { runTool } from "./run.js";
 import { agentResultSchema } from "./schemas.js";
 import { defineTool, type ToolEnv, type ToolSpec } from "./types.js";
 import { webFetchTool } from "./web-fetch.js";
@@ -67,27 +67,23 @@ export const webFetchAgentTool = defineTool({
 function subTools(env: ToolEnv): AgentTool[] {
   const ids = new Set<ToolId>(SUB_TOOLS.map((spec) => spec.id));
   return SUB_TOOLS.map((spec) => {
-    const toolEnv = {
+    const tool = bindTool(spec, {
       web: env.web,
       texts: env.texts,
-      nameOf: (id: ToolId) => (ids.has(id) ? id : undefined),
+      nameOf: (id) => (ids.has(id) ? id : undefined),
+      logger: silentLogger,
       settings: {
         name: spec.id,
         maxLength: Math.min(env.settings.maxLength, LIMITS.toolMaxLength),
       },
-    };
-    const full = spec.input(toolEnv);
-    const inputSchema = spec.id === "web_fetch" ? full.omit({ prompt: true }) : full;
+      ...(spec.id === "web_fetch" ? { narrow: (input) => input.omit({ prompt: true }) } : {}),
+    });
     return {
-      name: spec.id,
-      description: spec.texts(env.texts).description,
-      inputSchema,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
       run: async (args, signal) => {
-        const result = await runTool(
-          { spec, inputSchema, env: toolEnv, logger: silentLogger },
-          args,
-          signal,
-        );
+        const result = await tool.call(args, signal ? { signal } : undefined);
         return { text: result.text, isError: result.isError };
       },
     };

@@ -1,4 +1,4 @@
-/** web_fetch (SPEC §4, seeds 000 and 004): one page as text for the model + the result object. */
+/** web_fetch: one page as text for the model + the result object. */
 import { z } from "zod";
 import { optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";

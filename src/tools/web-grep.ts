@@ -1,6 +1,7 @@
-/** web_grep (SPEC §4, seed 001): matching lines of a page fetched earlier, with context. */
+/** web_grep: matching lines of a page fetched earlier, with context. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
+import { GREP_DEFAULTS } from "../options.js";
 import { grepText } from "./format.js";
 import { pageRefParams } from "./params.js";
 import { grepResultSchema } from "./schemas.js";
@@ -13,18 +14,23 @@ export const webGrepTool = defineTool({
   input: ({ texts: t }) =>
     z.object({
       ...pageRefParams(t),
-      pattern: z.string().min(1).max(LIMITS.grepMaxPattern).describe(t.params.pattern),
+      pattern: z
+        .string()
+        .min(1)
+        .max(LIMITS.grepMaxPattern)
+        .describe(t.params.pattern(LIMITS.grepMaxPattern)),
       context_lines: z
         .number()
         .int()
         .min(0)
         .max(LIMITS.grepMaxContext)
         .optional()
-        .describe(t.params.context_lines),
+        .describe(t.params.context_lines(GREP_DEFAULTS.contextLines, LIMITS.grepMaxContext)),
     }),
   output: grepResultSchema,
   async handle(input, env) {
     const result = await env.web.grep(pageRef(input, env.texts), input.pattern, {
+      // Without context_lines the library applies GREP_DEFAULTS.contextLines, as described.
       ...(input.context_lines === undefined ? {} : { contextLines: input.context_lines }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

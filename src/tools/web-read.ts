@@ -1,4 +1,4 @@
-/** web_read (SPEC §4, seed 001): a window of a page fetched earlier, by id or URL. */
+/** web_read: a window of a page fetched earlier, by id or URL, to read past where it was cut. */
 import { z } from "zod";
 import { WebFetchError } from "../errors.js";
 import { isPageId, unknownPageId } from "../pages/kept.js";

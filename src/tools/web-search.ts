@@ -1,9 +1,9 @@
-/** web_search (SPEC §4, seed 002 §2): numbered results with title, URL, score and snippet. */
+/** web_search: numbered results with title, URL, score and snippet. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
 import { searchText } from "./format.js";
-import { searchParams } from "./params.js";
+import { searchParams, searchQueryParam } from "./params.js";
 import { searchResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -14,7 +14,7 @@ export const webSearchTool = defineTool({
   input: ({ texts: t }) => {
     const { search_depth, ...narrowing } = searchParams(t);
     return z.object({
-      query: z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(t.params.search_query),
+      query: searchQueryParam(t.params.search_query),
       search_depth,
       max_results: z
         .number()
@@ -22,7 +22,7 @@ export const webSearchTool = defineTool({
         .min(1, `must be between 1 and ${LIMITS.searchMaxResults}`)
         .max(LIMITS.searchMaxResults, `must be between 1 and ${LIMITS.searchMaxResults}`)
         .optional()
-        .describe(t.params.max_results),
+        .describe(t.params.max_results(SEARCH_DEFAULTS.maxResults, LIMITS.searchMaxResults)),
       ...narrowing,
     });
   },
@@ -30,7 +30,8 @@ export const webSearchTool = defineTool({
   async handle(input, env) {
     const result = await env.web.search(input.query, {
       ...searchOptions(input),
-      maxResults: input.max_results ?? SEARCH_DEFAULTS.maxResults,
+      // Without max_results the library applies SEARCH_DEFAULTS.maxResults, the default described.
+      ...(input.max_results === undefined ? {} : { maxResults: input.max_results }),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

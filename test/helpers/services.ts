@@ -7,7 +7,7 @@
  */
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
-import { DEFAULT_BROWSER_PATH } from "../../src/render/browser.js";
+import { DEFAULTS } from "../../src/options.js";
 
 export type Service = "chromium" | "redis-server";
 
@@ -31,7 +31,7 @@ function executable(path: string): boolean {
 
 /** Chromium for the rendering tests: WEBFETCH_CHROMIUM_PATH, else the library's default. */
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.WEBFETCH_CHROMIUM_PATH || DEFAULT_BROWSER_PATH;
+  return env.WEBFETCH_CHROMIUM_PATH || DEFAULTS.browserPath;
 }
 
 /** redis-server: REDIS_SERVER, else the first one on PATH; undefined when there is none. */

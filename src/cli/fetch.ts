@@ -1,0 +1,136 @@
+/**
+ * `webfetch fetch <url...>`, the default command: each URL through web.fetch(), its content on
+ * stdout (one section per URL when there are several), notes, warnings and errors on stderr; or
+ * the result object (an array of them for several URLs) with --json.
+ */
+import { type Command, Option } from "commander";
+import { optionConflict } from "../checks.js";
+import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+import { DEFAULTS, type FetchOptions } from "../options.js";
+import type { FetchResult } from "../result.js";
+import { REDIRECT_POLICIES, RENDER_MODES } from "../values.js";
+import { createWebFetch } from "../webfetch/index.js";
+import { type CommandContext, callFlags } from "./flags.js";
+import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
+import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+import type { CliTexts } from "./texts.js";
+
+interface FetchFlags extends CallFlags {
+  startIndex?: number;
+  query?: string;
+  prompt?: string;
+  redirects?: "follow" | "same-host" | "same-site";
+  maxRedirects?: number;
+  userAgent?: string;
+  maxAge?: number;
+  render?: "never" | "auto" | "always";
+}
+
+/** Adds `fetch` to the program, as the command a bare URL runs. */
+export function addFetchCommand(program: Command, cli: CommandContext): void {
+  const { integer, between, nonNegativeSeconds } = cli.parse;
+  const call = callFlags(cli.parse);
+  program
+    .command("fetch", { isDefault: true })
+    .description("fetch URLs and print their main content as Markdown")
+    .argument("<url...>", "http or https URLs")
+    .addOption(call.extractMode)
+    .addOption(call.full)
+    .addOption(call.maxLength)
+    .option("--start-index <n>", "continue from this character offset", integer(0))
+    .addOption(call.query)
+    .option("--prompt <p>", "answer this prompt about the page with a model")
+    .addOption(call.timeout)
+    .addOption(call.noCache)
+    .option(
+      "--max-age <s>",
+      "accept a cached copy up to this many seconds old (0 = fresh)",
+      nonNegativeSeconds,
+    )
+    .addOption(
+      new Option("--redirects <policy>", "which redirects to follow").choices(REDIRECT_POLICIES),
+    )
+    .option(
+      "--max-redirects <n>",
+      `redirect hops before giving up, 0 to ${LIMITS.maxRedirectsCeiling} (default ${DEFAULTS.maxRedirects})`,
+      between(0, LIMITS.maxRedirectsCeiling),
+    )
+    .addOption(call.ignoreRobots)
+    .option("--user-agent <s>", "User-Agent header (printable ASCII)")
+    .addOption(new Option("--render <mode>", "JavaScript rendering").choices(RENDER_MODES))
+    .action(
+      cli.action<FetchFlags>((flags, urls) => fetchCommand(urls, flags, cli.io, cli.env, cli.t)),
+    );
+}
+
+async function fetchCommand(
+  urls: string[],
+  flags: FetchFlags,
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+  t: CliTexts,
+): Promise<number> {
+  const conflict = optionConflict(flags, {
+    prompt: "--prompt",
+    query: "--query",
+    startIndex: "--start-index",
+  });
+  if (conflict) throw new WebFetchError("INVALID_INPUT", conflict.message, { retryable: false });
+  const { options } = cliSetup(flags, io, env);
+  const web = createWebFetch(options);
+  const call: FetchOptions = {
+    ...callOptions(flags),
+    ...(flags.query !== undefined ? { query: flags.query } : {}),
+    ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
+    ...(flags.startIndex !== undefined ? { startIndex: flags.startIndex } : {}),
+    ...(flags.maxAge !== undefined ? { maxAge: flags.maxAge } : {}),
+    ...(flags.render !== undefined ? { render: flags.render } : {}),
+    ...(flags.redirects ? { redirects: flags.redirects } : {}),
+    ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
+  };
+  try {
+    const settled = await Promise.allSettled(urls.map((url) => web.fetch(url, call)));
+    const failed = settled.some((s) => s.status === "rejected");
+    if (flags.json) {
+      const entries = settled.map((s, i) =>
+        s.status === "fulfilled" ? s.value : { url: urls[i], error: errorJson(s.reason) },
+      );
+      io.stdout.write(
+        `${JSON.stringify(urls.length === 1 ? jsonSingle(entries[0]) : entries, null, 2)}\n`,
+      );
+    } else {
+      settled.forEach((s, i) => {
+        if (s.status === "fulfilled") {
+          // No model configured: say on stderr that these are passages, not an answer.
+          if (s.value.note) io.stderr.write(withNewline(t.note(s.value.note)));
+          // Why the content is thinner than the page: on stderr, so stdout stays the content.
+          for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(t.warning(w)));
+          io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
+        } else {
+          io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
+        }
+      });
+    }
+    if (!failed) return EXIT.ok;
+    // One URL that failed for bad input is a usage error; a mix is a fetch failure.
+    const only =
+      settled.length === 1 && settled[0]?.status === "rejected" ? settled[0].reason : undefined;
+    return only !== undefined && USAGE_CODES.has(errorJson(only).code) ? EXIT.usage : EXIT.failed;
+  } finally {
+    await web.close();
+  }
+}
+
+/** A single URL with --json prints the object itself; an error prints {"error": ...}. */
+function jsonSingle(entry: unknown): unknown {
+  if (entry && typeof entry === "object" && "error" in entry)
+    return { error: (entry as { error: unknown }).error };
+  return entry;
+}
+
+/** One URL's section when there are several: its final URL as a comment, its title, its content. */
+function section(result: FetchResult): string {
+  const heading = result.title ? `# ${result.title}\n\n` : "";
+  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content)}\n`;
+}
