@@ -9,7 +9,12 @@ import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
-import { REDIRECT_POLICIES, RENDER_MODES } from "../values.js";
+import {
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  type RedirectPolicy,
+  type RenderMode,
+} from "../values.js";
 import { createWebFetch } from "../webfetch/index.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
@@ -20,11 +25,11 @@ interface FetchFlags extends CallFlags {
   startIndex?: number;
   query?: string;
   prompt?: string;
-  redirects?: "follow" | "same-host" | "same-site";
+  redirects?: RedirectPolicy;
   maxRedirects?: number;
   userAgent?: string;
   maxAge?: number;
-  render?: "never" | "auto" | "always";
+  render?: RenderMode;
 }
 
 /** Adds `fetch` to the program, as the command a bare URL runs. */

@@ -1,6 +1,7 @@
 /** What every CLI command shares: its streams, exit statuses, global flags and error output. */
 import { isWebFetchError } from "../errors.js";
 import type { ErrorInfo, ToolErrorCode } from "../tools/texts.js";
+import type { Locale } from "../values.js";
 import { type CliTexts, cliTexts } from "./texts.js";
 
 /** The streams and environment the CLI runs with. */
@@ -23,7 +24,7 @@ export interface GlobalFlags {
   json?: boolean;
   config?: string;
   allowAddress?: string[];
-  locale?: "en" | "ja";
+  locale?: Locale;
   verbose?: boolean;
   /** Remote mode: the fetch service (over `tools.web_fetch.api_endpoint`). */
   endpoint?: string;

@@ -10,7 +10,7 @@ import { type ContextOptions, DEFAULTS, SEARCH_DEFAULTS, type SearchOptions } fr
 import { SEARCH_PROVIDER_IDS, type SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
-import { SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
+import { SEARCH_DEPTHS, type SearchDepth, TIME_RANGES } from "../values.js";
 import { createWebFetch, type WebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
@@ -19,7 +19,7 @@ import { cliSetup } from "./setup.js";
 interface SearchFlags extends GlobalFlags {
   provider?: SearchProviderId;
   maxResults?: number;
-  depth?: "basic" | "advanced";
+  depth?: SearchDepth;
   includeDomain?: string[];
   excludeDomain?: string[];
   timeRange?: "day" | "week" | "month" | "year";

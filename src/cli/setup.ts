@@ -13,7 +13,7 @@ import { parseAddressRules } from "../net/allowlist.js";
 import { type FetchOptions, resolveOptions, type WebFetchOptions } from "../options.js";
 import type { ToolsOptions } from "../tools/options.js";
 import { toolNames } from "../tools/registry.js";
-import { TOOL_IDS } from "../values.js";
+import { type OutputFormat, TOOL_IDS } from "../values.js";
 import type { CliIO, GlobalFlags } from "./io.js";
 
 export interface CliSetup {
@@ -67,7 +67,7 @@ export function cliSetup(
 
 /** Flags that `fetch` and `extract` share, each a per-call option. */
 export interface CallFlags extends GlobalFlags {
-  extractMode?: "markdown" | "text";
+  extractMode?: OutputFormat;
   full?: boolean;
   maxLength?: number;
   timeout?: number;

@@ -4,7 +4,16 @@
  */
 import { z } from "zod";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
-import { ENDPOINT_FILTERS, LLM_PROVIDER_IDS, TOOL_IDS, type ToolId } from "../values.js";
+import {
+  ENDPOINT_FILTERS,
+  LLM_PROVIDER_IDS,
+  LOCALES,
+  REDIRECT_POLICIES,
+  RENDER_MODES,
+  ROBOTS_POLICIES,
+  TOOL_IDS,
+  type ToolId,
+} from "../values.js";
 
 /**
  * Numbers and booleans may come from `${VAR}` expansion, which yields text: "30" and "true"
@@ -47,16 +56,16 @@ const toolSections = Object.fromEntries(TOOL_IDS.map((id) => [id, toolSchema])) 
 
 export const configSchema = z
   .object({
-    locale: z.enum(["en", "ja"]),
+    locale: z.enum(LOCALES),
     fetch: z
       .object({
         timeout_seconds: seconds,
         max_bytes: bytes,
         max_redirects: number().pipe(z.number().int().min(0).max(20)),
-        redirects: z.enum(["follow", "same-host", "same-site"]),
+        redirects: z.enum(REDIRECT_POLICIES),
         user_agent: z.string().min(1),
-        robots: z.enum(["respect", "ignore"]),
-        render: z.enum(["never", "auto", "always"]),
+        robots: z.enum(ROBOTS_POLICIES),
+        render: z.enum(RENDER_MODES),
         browser_path: z.string().min(1),
         network: z.enum(["enabled", "none"]),
         allow_private_network: boolean(),

@@ -19,6 +19,7 @@ import { pruneContent } from "../extract/prune.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toMarkdown } from "../markdown/serialize.js";
 import { toText } from "../markdown/text.js";
+import type { ExtractMode, OutputFormat } from "../values.js";
 import type { LimitHit } from "../warnings.js";
 
 /** Options of convertHtml(). */
@@ -29,13 +30,13 @@ export interface ConvertHtmlOptions {
    * Output form.
    * @default "markdown"
    */
-  format?: "markdown" | "text";
+  format?: OutputFormat;
   /**
    * `"main"`: the main content, without navigation, ads, banners and other chrome.
    * `"full"`: everything visible on the page.
    * @default "main"
    */
-  extract?: "main" | "full";
+  extract?: ExtractMode;
 }
 
 /** A converted page: its content and the metadata the page states (unknown fields omitted). */
@@ -98,7 +99,7 @@ export function parsePage(html: string, url: string | undefined): ParsedPage {
 
 /** What contentRoot() needs to know of the page. */
 export interface ContentRootOptions {
-  extract: "main" | "full";
+  extract: ExtractMode;
   pageType: PageType;
   metadata: PageMetadata;
   baseUrl: string | undefined;

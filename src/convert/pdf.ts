@@ -10,6 +10,7 @@ import type { getDocumentProxy } from "unpdf";
 import { WebFetchError } from "../errors.js";
 import { normalizeDate } from "../extract/date.js";
 import type { PageMetadata } from "../extract/metadata.js";
+import type { OutputFormat } from "../values.js";
 import type { LimitHit } from "../warnings.js";
 
 /** Pages read at most; a longer document is cut, and its content says so. */
@@ -23,7 +24,7 @@ export interface ConvertPdfOptions {
    * Output form.
    * @default "markdown"
    */
-  format?: "markdown" | "text";
+  format?: OutputFormat;
 }
 
 /** A converted PDF: its text, the metadata the file states, and its page count. */
@@ -394,7 +395,7 @@ function joinLines(lines: readonly Line[]): string {
 }
 
 /** The blocks as Markdown or text: blank lines between blocks, one line per item of a list. */
-function render(blocks: readonly Block[], format: "markdown" | "text"): string {
+function render(blocks: readonly Block[], format: OutputFormat): string {
   let out = "";
   let prevList: string | undefined;
   for (const block of blocks) {

@@ -11,6 +11,7 @@ import {
   type ProviderResponse,
 } from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
+import type { OutputFormat } from "../values.js";
 import { isoDate } from "./results.js";
 import type { SearchHit, SearchProvider } from "./types.js";
 
@@ -123,7 +124,7 @@ export interface TavilyPage {
  */
 export async function tavilyExtract(
   url: string,
-  format: "markdown" | "text",
+  format: OutputFormat,
   options: TavilyOptions & { fetch: ProviderFetch },
 ): Promise<TavilyPage> {
   const res = await options.fetch({

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { ExclusiveNames } from "../checks.js";
 import { LIMITS } from "../limits.js";
+import { OUTPUT_FORMATS, SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
 import type { Texts } from "./texts.js";
 
 /**
@@ -11,7 +12,7 @@ import type { Texts } from "./texts.js";
 export const urlParam = (t: Texts) => z.string().min(1).describe(t.params.url);
 
 export const extractModeParam = (t: Texts) =>
-  z.enum(["markdown", "text"]).optional().describe(t.params.extract_mode);
+  z.enum(OUTPUT_FORMATS).optional().describe(t.params.extract_mode);
 
 /** A question or instruction for a model, 1 to 4,000 characters. */
 export const promptParam = () => z.string().trim().min(1).max(LIMITS.promptMaxLength);
@@ -38,7 +39,7 @@ export const pageRefParams = (t: Texts) => ({
 
 /** web_search's narrowing parameters, shared with web_context. */
 export const searchParams = (t: Texts) => ({
-  search_depth: z.enum(["basic", "advanced"]).optional().describe(t.params.search_depth),
+  search_depth: z.enum(SEARCH_DEPTHS).optional().describe(t.params.search_depth),
   include_domains: z
     .array(z.string().min(1).max(253))
     .max(LIMITS.searchMaxDomains)
@@ -49,7 +50,7 @@ export const searchParams = (t: Texts) => ({
     .max(LIMITS.searchMaxDomains)
     .optional()
     .describe(t.params.exclude_domains),
-  time_range: z.enum(["day", "week", "month", "year"]).optional().describe(t.params.time_range),
+  time_range: z.enum(TIME_RANGES).optional().describe(t.params.time_range),
 });
 
 /** The tools' spelling of the library's options that exclude each other. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { SEARCH_DEFAULTS } from "../options.js";
+import type { SearchDepth } from "../values.js";
 import { searchText } from "./format.js";
 import { searchParams, searchQueryParam } from "./params.js";
 import { searchResultSchema } from "./schemas.js";
@@ -41,7 +42,7 @@ export const webSearchTool = defineTool({
 
 /** The snake_case search parameters as the library's options. */
 export function searchOptions(input: {
-  search_depth?: "basic" | "advanced" | undefined;
+  search_depth?: SearchDepth | undefined;
   include_domains?: string[] | undefined;
   exclude_domains?: string[] | undefined;
   time_range?: "day" | "week" | "month" | "year" | undefined;
