@@ -173,7 +173,7 @@ describe("webfetch mcp (stdio)", () => {
 });
 
 describe("webfetch mcp with a configuration file", () => {
-  it("prefixes names, leaves a disabled tool out and applies seed 000's keys", async () => {
+  it("prefixes names, leaves a disabled tool out and applies tools.web_fetch's keys", async () => {
     const { file: config } = configFile([
       "locale: ja",
       "fetch:",

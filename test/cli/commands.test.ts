@@ -21,7 +21,7 @@ const allow = () => ["--allow-address", `127.0.0.1:${server.port}`];
 const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;
 
 describe("webfetch extract", () => {
-  it("prints seed 002's layout and exits 1 when a URL failed", async () => {
+  it("prints sections, then the failed URLs, and exits 1 when a URL failed", async () => {
     const r = await cli(["extract", page("/json"), page("/status?code=404"), ...allow()]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`## Extracted content\n\n### URL: ${page("/json")}\n{`);

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is configuration syntax under test
 /**
- * `webfetch fetch <url> --prompt P` (SPEC §2): the model from the configuration's `llm` section
+ * `webfetch fetch <url> --prompt P`: the model from the configuration's `llm` section
  * (a local server speaking the OpenAI protocol, key from the environment), and the passages with
  * a note on stderr when no model is configured. `webfetch tools` lists web_fetch_agent only then.
  */

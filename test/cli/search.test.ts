@@ -42,7 +42,7 @@ const searx = (
 ) => api.reply((_req, res) => json(res, 200, { results }));
 
 describe("webfetch search", () => {
-  it("prints seed 002's layout; the provider comes from the environment", async () => {
+  it("prints numbered results with URL and score; the provider from the environment", async () => {
     searx();
     const r = await runCli(
       ["search", "install", "guide", "--max-results", "2", "--depth", "advanced"],

@@ -27,7 +27,7 @@ function configError(fn: () => unknown): string {
 }
 
 describe("configuration: tools section", () => {
-  it("expands ${VAR} and ${VAR:-default} in seed 000's keys", () => {
+  it("expands ${VAR} and ${VAR:-default} in tools.web_fetch's keys", () => {
     const config = parseConfig(
       {
         locale: "${LOCALE:-ja}",
@@ -45,7 +45,8 @@ describe("configuration: tools section", () => {
     );
     expect(config.locale).toBe("ja");
     expect(optionsFromConfig(config).locale).toBe("ja");
-    // An endpoint variable left unset means no endpoint, so seed 000's file loads as written.
+    // An endpoint variable left unset means no endpoint, so
+    // `api_endpoint: ${WEB_FETCH_API_ENDPOINT}` loads as written.
     expect(toolsOptionsFromConfig(config)).toEqual({
       prefix: "wf_",
       tools: { web_fetch: { enabled: true, timeout: 60_000, maxLength: 12_000 } },

@@ -208,7 +208,7 @@ describe("web.context", () => {
 });
 
 describe("web_context tool", () => {
-  it("prints seed 002 §4.4's layout; the whole text fits max_tokens", async () => {
+  it("prints a heading, then the context; the whole text fits max_tokens", async () => {
     searxngResults();
     const box = toolBox(web());
     const r = await box.tool("web_context").call({ query: "configuration", max_tokens: 200 });
@@ -229,7 +229,7 @@ describe("web_context tool", () => {
     expect(r.text).toContain("\n\n出典:\n[1] Widget Manual: ");
   });
 
-  it("reports a provider failure in seed 002 §5.3's form", async () => {
+  it("reports a provider failure as message and error type", async () => {
     api.reply((_req, res) => html(res, 429, "Too Many Requests", { "retry-after": "60" }));
     const r = await toolBox(web()).tool("web_context").call({ query: "x" });
     expect(r.isError).toBe(true);

@@ -153,7 +153,7 @@ describe("fetch: HTTP errors and retries", () => {
 });
 
 describe("fetch: policy", () => {
-  it("refuses non-http schemes with seed 004's message", async () => {
+  it("refuses non-http schemes: 'Invalid URL: must be http or https'", async () => {
     const e = await failure(suite.t.web.fetch("ftp://example.com/file"));
     expect(e.code).toBe("INVALID_URL");
     expect(e.message).toBe("Invalid URL: must be http or https");

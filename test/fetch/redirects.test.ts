@@ -25,7 +25,7 @@ describe("redirects", () => {
     },
   );
 
-  it("stops after 5 hops with seed 004's message", async () => {
+  it("stops after 5 hops: 'Too many redirects (max 5)'", async () => {
     expect((await suite.t.web.fetch(suite.server.url("/redirect?n=5"))).finalUrl).toBe(
       suite.server.url("/article"),
     );

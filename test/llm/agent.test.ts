@@ -1,8 +1,8 @@
 /**
- * web_fetch_agent (SPEC §4, seed 001) against local servers speaking the OpenAI chat-completions
- * and Anthropic messages protocols, tool calls included: the exact requests (model, messages,
- * tools), the tool loop over the fixture servers.pages, provider errors, the step limit, the token
- * budget and the deadline. The calling agent gets the answer, never the page.
+ * web_fetch_agent, a sub-agent reading the page for the caller, against local servers speaking the
+ * OpenAI chat-completions and Anthropic messages protocols, tool calls included: the exact requests
+ * (model, messages, tools), the tool loop over the fixture servers.pages, provider errors, the step
+ * limit, the token budget and the deadline. The calling agent gets the answer, never the page.
  */
 import { readFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";

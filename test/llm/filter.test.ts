@@ -1,6 +1,6 @@
 /**
- * The `llm` filter of `/md` (SPEC §7) as a library function: with a model, the request holds it
- * to the page's own Markdown; without one, it falls back to bm25 with `q`.
+ * The `llm` filter of `/md` (a model keeps what `q` asks for) as a library function: with a model,
+ * the request holds it to the page's own Markdown; without one, it falls back to bm25 with `q`.
  */
 import { describe, expect, it } from "vitest";
 import { FILTER_SYSTEM, llmFilter } from "../../src/llm/filter.js";

@@ -1,7 +1,8 @@
 /**
- * `prompt` (SPEC §3.6, §3.7) against local servers speaking the OpenAI chat-completions and the
- * Anthropic messages protocols: the exact requests we send, the answer and its usage, the cut
- * input, the answer cache, provider errors and the deadline; and the fallback with no model.
+ * `prompt`, a small model answering from the page, against local servers speaking the OpenAI
+ * chat-completions and the Anthropic messages protocols: the exact requests we send, the answer and
+ * its usage, the cut input, the answer cache, provider errors and the deadline; and the fallback
+ * with no model.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

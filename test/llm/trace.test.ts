@@ -1,7 +1,7 @@
 /**
- * OpenTelemetry spans (SPEC §8): with a tracer provider installed by the host (here a minimal
- * recording one, standing in for an SDK), fetch, convert and model calls each leave a span with
- * the URL, the model and the token counts.
+ * OpenTelemetry spans through `@opentelemetry/api`: with a tracer provider installed by the host
+ * (here a minimal recording one, standing in for an SDK), fetch, convert and model calls each leave
+ * a span with the URL, the model and the token counts.
  */
 import {
   type Attributes,

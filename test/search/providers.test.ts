@@ -445,7 +445,7 @@ describe("duckduckgo", () => {
   });
 });
 
-describe("choosing a provider (SPEC §5)", () => {
+describe("choosing a provider", () => {
   const search = (settings: SearchSettings) => webWith(settings).search("probe");
 
   it("takes the first of tavily, brave, searxng whose variable is set, else duckduckgo", async () => {
@@ -489,7 +489,7 @@ describe("choosing a provider (SPEC §5)", () => {
   });
 });
 
-describe("validation (seed 002 §2.3)", () => {
+describe("validation: query ≤1000 chars, depth basic|advanced, 1–20 results", () => {
   const web = () => webWith({ provider: "duckduckgo", duckduckgoBaseUrl: api.url });
   const cases: [string, Parameters<WebFetch["search"]>, string][] = [
     ["empty query", ["   "], "query must not be empty"],

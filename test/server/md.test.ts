@@ -1,5 +1,5 @@
 /**
- * `POST /md`, Crawl4AI's contract field by field (SPEC §7), and seed 000's client flow: `POST
+ * `POST /md`, Crawl4AI's contract field by field, and a Crawl4AI client's flow: `POST
  * {endpoint}/md` with `{url, f: "llm", q: null, c: "0"}`, answered `success: true` with the
  * page's Markdown although no model is configured.
  */
@@ -99,9 +99,9 @@ describe("POST /md", () => {
   });
 });
 
-describe("seed 000's client flow", () => {
+describe("a Crawl4AI client's flow", () => {
   it("POST {endpoint}/md with {url, f: llm, q: null, c: '0'} gives the page", async () => {
-    // The seed's request, as its client sends it (httpx.post(..., json=...)).
+    // The request as a Crawl4AI client sends it (httpx.post(..., json=...)).
     const endpoint = s.url;
     const res = await fetch(`${endpoint}/md`, {
       method: "POST",
@@ -110,7 +110,7 @@ describe("seed 000's client flow", () => {
     });
     expect(res.status).toBe(200);
     const data = (await res.json()) as Md;
-    // The seed's response, field by field.
+    // The response such a client reads, field by field.
     expect(data).toEqual({
       url: s.page("/article"),
       filter: "llm",
@@ -119,7 +119,7 @@ describe("seed 000's client flow", () => {
       markdown: expect.stringContaining("Paragraph 1 of the article about Fixture Article"),
       success: true,
     });
-    // The seed cuts the content at max_content_length itself; the service sends it whole.
+    // The client cuts the content at max_content_length itself; the service sends it whole.
     expect(data.markdown).toContain("Paragraph 8 of the article");
   });
 });

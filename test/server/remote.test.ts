@@ -1,8 +1,8 @@
 /**
  * Remote mode end to end: library → service on 127.0.0.1 → fixture server, over both protocols
- * (`/v1/fetch` and Crawl4AI's `/md`), errors mapped through, and seed 000's flow against a small
- * Crawl4AI-shaped stub, with its Japanese messages word for word. The client instance has no
- * hole in its guard: had it contacted a target itself, the fetch would have been blocked.
+ * (`/v1/fetch` and Crawl4AI's `/md`), errors mapped through, and web_fetch delegating to a small
+ * Crawl4AI-shaped stub, with its Japanese messages word for word. The client instance has no hole
+ * in its guard: had it contacted a target itself, the fetch would have been blocked.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -161,7 +161,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-describe("seed 000's flow against a Crawl4AI-shaped endpoint, locale ja", () => {
+describe("web_fetch through a Crawl4AI-shaped endpoint, locale ja", () => {
   let stub: Stub;
   beforeAll(async () => {
     stub = await startStub();
@@ -200,7 +200,7 @@ describe("seed 000's flow against a Crawl4AI-shaped endpoint, locale ja", () => 
     });
   });
 
-  it("success: false → seed 000's ページを取得できませんでした", async () => {
+  it("success: false → ページを取得できませんでした", async () => {
     stub.reply = (body, res) => json(res, 200, { url: body.url, markdown: "", success: false });
     const result = await webFetchTool().call({ url: "https://example.com/fails" });
     expect(result.isError).toBe(true);

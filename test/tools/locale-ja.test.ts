@@ -1,6 +1,6 @@
 /**
- * locale: ja. The texts of seed 000 (web_fetch errors) and seed 002 (extract format) are
- * compared character for character with the seeds.
+ * locale: ja. The Japanese texts (web_fetch's error messages, the extract, search and context
+ * layouts) are compared character for character with their fixed wording.
  */
 import { describe, expect, it } from "vitest";
 import type { FetchResult } from "../../src/result.js";
@@ -11,7 +11,7 @@ import { toolBox } from "./helpers.js";
 const suite = fixtureSuite({ locale: "ja" });
 
 describe("tools in Japanese", () => {
-  it("gives seed 000's messages for an invalid URL, a timeout and an HTTP error", async () => {
+  it("gives the Japanese messages for an invalid URL, a timeout and an HTTP error", async () => {
     const box = toolBox(suite.t.web, { tools: { web_fetch: { timeout: 300 } } });
     const fetch = box.tool("web_fetch");
     expect((await fetch.call({ url: "ftp://example.com/" })).text).toBe(
@@ -38,7 +38,7 @@ describe("tools in Japanese", () => {
     expect(r.text).not.toContain("Content truncated");
   });
 
-  it("prints seed 002's extract format word for word", async () => {
+  it("prints the Japanese extract format word for word", async () => {
     const url = suite.server.url("/json");
     const r = await toolBox(suite.t.web)
       .tool("web_extract")
@@ -66,7 +66,7 @@ describe("tools in Japanese", () => {
     expect(shape.url!.description).toBe("取得するWebページのURL（http または https）");
   });
 
-  it("has the search and context texts of seed 002 for the tools still to come", () => {
+  it("has the Japanese search and context texts for the tools still to come", () => {
     const t = textsFor("ja");
     expect(t.search.heading("東京")).toBe("## 検索結果: 東京");
     expect(t.search.result(1, "T", "https://a.example/", 0.876, "本文")).toBe(

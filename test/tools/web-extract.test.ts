@@ -81,7 +81,7 @@ describe("web.extract (library)", () => {
 });
 
 describe("web_extract tool", () => {
-  it("prints seed 002's layout: sections, separators, then the failed URLs", async () => {
+  it("prints sections, separators, then the failed URLs", async () => {
     const box = toolBox(suite.t.web);
     const article = suite.server.url("/article");
     const json = suite.server.url("/json");

@@ -1,7 +1,8 @@
 /**
- * web_search through the tool layer: seed 002 §2.4's layout in English and Japanese (the
- * no-results text included), provider failures in §5.3's form, and the call's timing in the
- * log line and the result. The provider is Tavily's real client against a local server.
+ * web_search through the tool layer: a heading, then numbered results with URL, score and snippet,
+ * in English and Japanese (the no-results text included), provider failures as message and error
+ * type, and the call's timing in the log line and the result. The provider is Tavily's real client
+ * against a local server.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { WebFetchOptions } from "../../src/options.js";
@@ -96,7 +97,7 @@ describe("web_search tool", () => {
     });
   });
 
-  it("speaks Japanese word for word (seed 002 §2.4)", async () => {
+  it("speaks Japanese word for word", async () => {
     const b = await box({ locale: "ja" });
     api!.reply((_req, res) => json(res, 200, RESULTS));
     const r = await b.tool("web_search").call({ query: "typescript", max_results: 1 });
@@ -108,7 +109,7 @@ describe("web_search tool", () => {
     expect(none.text).toBe("## 検索結果: なし\n\n検索結果が見つかりませんでした。");
   });
 
-  it("shows provider failures as seed 002 §5.3 does, in both languages", async () => {
+  it("shows provider failures as message and error type, in both languages", async () => {
     const en = await box();
     api!.reply((_req, res) =>
       json(res, 401, { detail: { error: "Unauthorized: missing or invalid API key." } }),
