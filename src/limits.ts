@@ -58,4 +58,8 @@ export const LIMITS = {
    * refreshes it without a new download or conversion.
    */
   revalidateWindow: 7 * 24 * 3600,
+  /** CSS selectors in each of a call's `includeSelectors` and `excludeSelectors`. */
+  maxSelectors: 20,
+  /** Characters of one CSS selector. */
+  selectorMaxLength: 500,
 } as const;

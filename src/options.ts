@@ -92,6 +92,14 @@ export interface FetchOptions {
    * `never` keeps the static result. @default "auto"
    */
   render?: RenderMode;
+  /**
+   * CSS selectors: only what they match is kept (the outermost matches, in document order), and
+   * main-content extraction runs inside it. One that matches nothing is `SELECTOR_NOT_FOUND`
+   * naming it; one that does not parse is `INVALID_INPUT`. HTML pages only. @default []
+   */
+  includeSelectors?: readonly string[];
+  /** CSS selectors: what they match is removed before anything else. HTML pages only. @default [] */
+  excludeSelectors?: readonly string[];
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }

@@ -9,9 +9,11 @@ import { convertHtml } from "../convert/html.js";
 import { WebFetchError } from "../errors.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { EXIT, type GlobalFlags, withNewline } from "./io.js";
-import type { CallFlags } from "./setup.js";
+import { type CallFlags, selectorOptions } from "./setup.js";
 
-interface ConvertFlags extends GlobalFlags, Pick<CallFlags, "extractMode" | "full"> {
+interface ConvertFlags
+  extends GlobalFlags,
+    Pick<CallFlags, "extractMode" | "full" | "includeSelector" | "excludeSelector"> {
   url?: string;
 }
 
@@ -25,6 +27,8 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
     .option("--url <url>", "base URL for relative links (http or https)", cli.parse.httpUrl)
     .addOption(call.extractMode)
     .addOption(call.full)
+    .addOption(call.includeSelector)
+    .addOption(call.excludeSelector)
     .action(
       cli.action<ConvertFlags>(async (flags, [file]) => {
         const html = file === "-" ? await readStream(cli.io.stdin) : await readInput(file!);
@@ -32,6 +36,7 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
           ...(flags.url ? { url: flags.url } : {}),
           format: flags.extractMode ?? "markdown",
           extract: flags.full ? "full" : "main",
+          ...selectorOptions(flags),
         });
         cli.io.stdout.write(
           flags.json ? `${JSON.stringify(doc, null, 2)}\n` : withNewline(doc.content),

@@ -26,6 +26,8 @@ export function addExtractCommand(program: Command, cli: CommandContext): void {
     .argument("<url...>", "http or https URLs (duplicates are merged)")
     .addOption(call.extractMode)
     .addOption(call.full)
+    .addOption(call.includeSelector)
+    .addOption(call.excludeSelector)
     .addOption(call.maxLength)
     .addOption(call.query)
     .addOption(call.timeout)

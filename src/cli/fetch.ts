@@ -42,6 +42,8 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     .argument("<url...>", "http or https URLs")
     .addOption(call.extractMode)
     .addOption(call.full)
+    .addOption(call.includeSelector)
+    .addOption(call.excludeSelector)
     .addOption(call.maxLength)
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .addOption(call.query)

@@ -96,5 +96,13 @@ export function callFlags(parse: FlagParsers, each = "") {
     ).argParser(parse.seconds),
     noCache: new Option("--no-cache", "fetch fresh, ignoring cached copies"),
     ignoreRobots: new Option("--ignore-robots", "do not obey robots.txt for this call"),
+    includeSelector: new Option(
+      "--include-selector <css>",
+      "keep only what this CSS selector matches (repeatable)",
+    ).argParser(collect),
+    excludeSelector: new Option(
+      "--exclude-selector <css>",
+      "remove what this CSS selector matches first (repeatable)",
+    ).argParser(collect),
   };
 }

@@ -73,6 +73,8 @@ export interface CallFlags extends GlobalFlags {
   timeout?: number;
   cache?: boolean;
   ignoreRobots?: boolean;
+  includeSelector?: string[];
+  excludeSelector?: string[];
 }
 
 /** The per-call options those flags set; flags not given leave the instance's defaults. */
@@ -84,5 +86,16 @@ export function callOptions(flags: CallFlags): FetchOptions {
     ...(flags.timeout !== undefined ? { timeout: Math.round(flags.timeout * 1000) } : {}),
     ...(flags.cache === false ? { cache: false } : {}),
     ...(flags.ignoreRobots ? { robots: "ignore" as const } : {}),
+    ...selectorOptions(flags),
+  };
+}
+
+/** The CSS selectors of the repeatable selector flags. */
+export function selectorOptions(
+  flags: Pick<CallFlags, "includeSelector" | "excludeSelector">,
+): Pick<FetchOptions, "includeSelectors" | "excludeSelectors"> {
+  return {
+    ...(flags.includeSelector ? { includeSelectors: flags.includeSelector } : {}),
+    ...(flags.excludeSelector ? { excludeSelectors: flags.excludeSelector } : {}),
   };
 }

@@ -2,7 +2,8 @@
  * HTML → Markdown or plain text with metadata: the pipeline for HTML pages, each stage in its own
  * module. Parse (bounded, extract/parse) → metadata (before anything is removed) → invisible
  * content removed (extract/invisible) → with extract "main" only, boilerplate removed
- * (extract/boilerplate) and the main-content root chosen → serialize.
+ * (extract/boilerplate) and the main-content root chosen → serialize. A caller's CSS selectors
+ * scope the body (extract/selectors) right after parsing, so metadata still reads the whole page.
  */
 
 import { removeFurnitureBlocks } from "../extract/block-model.js";
@@ -16,6 +17,7 @@ import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
 import { classifyPage, type PageType } from "../extract/page-type.js";
 import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
+import { applySelectors, type PageSelectors } from "../extract/selectors.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toMarkdown } from "../markdown/serialize.js";
 import { toText } from "../markdown/text.js";
@@ -37,6 +39,13 @@ export interface ConvertHtmlOptions {
    * @default "main"
    */
   extract?: ExtractMode;
+  /**
+   * Only what these CSS selectors match is kept, and extraction runs inside it; one that
+   * matches nothing throws SELECTOR_NOT_FOUND. @default []
+   */
+  includeSelectors?: readonly string[] | undefined;
+  /** What these CSS selectors match is removed before anything else. @default [] */
+  excludeSelectors?: readonly string[] | undefined;
 }
 
 /** A converted page: its content and the metadata the page states (unknown fields omitted). */
@@ -66,14 +75,50 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
   }
 
   const page = parsePage(html, url);
-  const { document, body, metadata, baseUrl, cut } = page;
+  const { body, metadata, baseUrl, cut } = page;
   let content = "";
   if (body) {
-    const root = contentRoot(document, body, { ...page, extract });
-    const renderOptions = baseUrl === undefined ? {} : { baseUrl };
-    content = format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
+    const { includeSelectors: include, excludeSelectors: exclude } = options;
+    const render = (root: DomElement) => {
+      const renderOptions = baseUrl === undefined ? {} : { baseUrl };
+      return format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
+    };
+    if (!include?.length && !exclude?.length) {
+      content = render(contentRoot(page.document, body, { ...page, extract }));
+    } else {
+      content = selectedContent(html, url, page, { include, exclude }, extract, render);
+    }
   }
   return { content, ...metadata, ...(cut ? { limits: [cut] } : {}) };
+}
+
+/**
+ * The content of the parts of a page the selectors keep, each converted on its own and joined in
+ * document order. Main-content extraction runs inside each part; a part it would empty (a
+ * comments section the caller asked for by name) is kept whole instead, with only what a reader
+ * never sees removed, from a fresh parse of the page.
+ */
+function selectedContent(
+  html: string,
+  url: string | undefined,
+  page: ParsedPage,
+  selectors: PageSelectors,
+  extract: ExtractMode,
+  render: (root: DomElement) => string,
+): string {
+  const scopes = applySelectors(page.body!, selectors);
+  const parts = scopes.map((scope) =>
+    render(contentRoot(page.document, scope, { ...page, extract })),
+  );
+  if (extract === "main" && parts.some((part) => part === "")) {
+    const again = parsePage(html, url);
+    const whole = applySelectors(again.body!, selectors);
+    parts.forEach((part, i) => {
+      if (part === "")
+        parts[i] = render(contentRoot(again.document, whole[i]!, { ...again, extract: "full" }));
+    });
+  }
+  return parts.filter((part) => part !== "").join("\n\n");
 }
 
 /** A parsed page with what it states about itself, before anything is removed. */

@@ -18,6 +18,9 @@ export interface ConvertOptions {
   url: string;
   format: OutputFormat;
   extract: ExtractMode;
+  /** CSS selectors scoping an HTML page (other types have no elements to select). */
+  includeSelectors?: readonly string[];
+  excludeSelectors?: readonly string[];
 }
 
 export interface ConvertedBody extends ConvertedDocument {

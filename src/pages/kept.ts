@@ -10,7 +10,10 @@ import { WebFetchError } from "../errors.js";
 import type { FetchOptions } from "../options.js";
 
 /** The per-call options that made a page's content (and its cache key). */
-export type ContentOptions = Pick<FetchOptions, "format" | "extract" | "robots" | "headers">;
+export type ContentOptions = Pick<
+  FetchOptions,
+  "format" | "extract" | "robots" | "headers" | "includeSelectors" | "excludeSelectors"
+>;
 
 /** What is remembered of a fetched page. */
 export interface KeptPage {

@@ -19,6 +19,8 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   NETWORK_DISABLED: 403,
   FORBIDDEN_HOST: 403,
   NOT_FOUND: 404,
+  // The page was fetched but holds nothing the include selectors match.
+  SELECTOR_NOT_FOUND: 422,
   PAYLOAD_TOO_LARGE: 413,
   TIMEOUT: 504,
   INTERNAL_ERROR: 500,

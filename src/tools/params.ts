@@ -59,3 +59,28 @@ export const PARAM_NAMES: ExclusiveNames = {
   query: "query",
   startIndex: "start_index",
 };
+
+/** CSS selectors scoping the page (web_fetch, web_extract). */
+export const selectorParams = (t: Texts) => {
+  const list = (describe: string) =>
+    z
+      .array(z.string().min(1).max(LIMITS.selectorMaxLength))
+      .max(LIMITS.maxSelectors)
+      .optional()
+      .describe(describe);
+  return {
+    include_selectors: list(t.params.include_selectors),
+    exclude_selectors: list(t.params.exclude_selectors),
+  };
+};
+
+/** The library's selector options from the tool's parameters. */
+export function selectorOptions(input: {
+  include_selectors?: string[] | undefined;
+  exclude_selectors?: string[] | undefined;
+}): { includeSelectors?: string[]; excludeSelectors?: string[] } {
+  return {
+    ...(input.include_selectors?.length ? { includeSelectors: input.include_selectors } : {}),
+    ...(input.exclude_selectors?.length ? { excludeSelectors: input.exclude_selectors } : {}),
+  };
+}

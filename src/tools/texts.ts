@@ -91,6 +91,8 @@ export interface Texts {
     extract_mode: string;
     max_length(defaultLength: number): string;
     start_index: string;
+    include_selectors: string;
+    exclude_selectors: string;
     urls(max: number): string;
     id: string;
     length(defaultLength: number): string;
@@ -224,6 +226,9 @@ const en: Texts = {
     extract_mode: 'Output format: "markdown" (default) or "text"',
     max_length: (n) => `Characters of content to return (default ${n})`,
     start_index: "Character offset to start from, to continue a cut page (default 0)",
+    include_selectors:
+      'CSS selectors: keep only what they match, e.g. ["article", "#comments"]; one that matches nothing is SELECTOR_NOT_FOUND',
+    exclude_selectors: 'CSS selectors: remove what they match before extracting, e.g. [".ads"]',
     urls: (max) => `The http or https URLs to fetch, 1 to ${max}`,
     id: "The id of a page fetched earlier (given by a cut result)",
     length: (n) => `Characters to return (default ${n})`,
@@ -263,6 +268,7 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   PARSE_ERROR: () => "ページの内容を読み取れませんでした",
   RENDER_FAILED: (e) => `ページをブラウザで表示できませんでした: ${e.message}`,
   INVALID_INPUT: (e) => `入力が正しくありません: ${e.message}`,
+  SELECTOR_NOT_FOUND: (e) => `セレクタに一致する要素がページにありません: ${e.message}`,
   AUTH_ERROR: () => "認証に失敗しました",
   RATE_LIMITED: () => "リクエストが多すぎます。しばらくしてから再度お試しください",
   PROVIDER_ERROR: (e) => `プロバイダーでエラーが発生しました: ${e.message}`,
@@ -379,6 +385,9 @@ const ja: Texts = {
     extract_mode: '出力形式: "markdown"（既定）または "text"',
     max_length: (n) => `返す本文の文字数（既定 ${n}）`,
     start_index: "読み始める文字位置。切られたページの続きを読むときに使う（既定 0）",
+    include_selectors:
+      'CSS セレクタ。一致した部分だけを残す（例: ["article", "#comments"]）。何にも一致しないセレクタは SELECTOR_NOT_FOUND',
+    exclude_selectors: 'CSS セレクタ。一致した部分を抽出の前に取り除く（例: [".ads"]）',
     urls: (max) => `取得する URL（http または https）、1〜${max}個`,
     id: "以前に取得したページの id（途中で切られた結果に示される）",
     length: (n) => `返す文字数（既定 ${n}）`,

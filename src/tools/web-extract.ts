@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";
-import { extractModeParam, queryParam } from "./params.js";
+import { extractModeParam, queryParam, selectorOptions, selectorParams } from "./params.js";
 import { extractResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -18,12 +18,14 @@ export const webExtractTool = defineTool({
         .describe(t.params.urls(LIMITS.extractMaxUrls)),
       query: queryParam(t),
       extract_mode: extractModeParam(t),
+      ...selectorParams(t),
     }),
   output: extractResultSchema,
   async handle(input, env) {
     const result = await env.web.extract(input.urls, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),
+      ...selectorOptions(input),
       maxLength: env.settings.maxLength,
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),

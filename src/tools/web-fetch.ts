@@ -9,6 +9,8 @@ import {
   PARAM_NAMES,
   promptParam,
   queryParam,
+  selectorOptions,
+  selectorParams,
   startIndexParam,
   urlParam,
 } from "./params.js";
@@ -26,6 +28,7 @@ export const webFetchTool = defineTool({
       extract_mode: extractModeParam(t),
       max_length: lengthParam(t.params.max_length(settings.maxLength)),
       start_index: startIndexParam(t),
+      ...selectorParams(t),
     }),
   output: fetchResultSchema,
   async handle(input, env) {
@@ -46,6 +49,7 @@ export const webFetchTool = defineTool({
       ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
       maxLength: input.max_length ?? env.settings.maxLength,
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
+      ...selectorOptions(input),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

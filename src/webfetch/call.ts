@@ -5,6 +5,7 @@
 
 import { checkHeaders, checkTimeout, oneOf, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
+import { checkSelector } from "../extract/selectors.js";
 import { LIMITS } from "../limits.js";
 import type { FetchOptions, ResolvedOptions } from "../options.js";
 import { checkQuery } from "../search/validate.js";
@@ -44,6 +45,9 @@ export interface ResolvedCall {
   headers?: Record<string, string>;
   query?: string;
   prompt?: string;
+  /** CSS selectors scoping the page, when the call gives any. */
+  includeSelectors?: readonly string[];
+  excludeSelectors?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -67,6 +71,8 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
     ...(call.headers ? { headers: call.headers } : {}),
     ...(call.query !== undefined ? { query: call.query } : {}),
     ...(call.prompt !== undefined ? { prompt: call.prompt } : {}),
+    ...(call.includeSelectors?.length ? { includeSelectors: call.includeSelectors } : {}),
+    ...(call.excludeSelectors?.length ? { excludeSelectors: call.excludeSelectors } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
   };
 }
@@ -87,6 +93,8 @@ export function checkCall(call: FetchOptions): void {
   if (call.robots !== undefined) oneOf("robots", call.robots, ROBOTS_POLICIES);
   if (call.render !== undefined) oneOf("render", call.render, RENDER_MODES);
   if (call.headers !== undefined) checkHeaders(call.headers);
+  checkSelectors(call.includeSelectors, "includeSelectors");
+  checkSelectors(call.excludeSelectors, "excludeSelectors");
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }
@@ -106,6 +114,27 @@ export function checkCall(call: FetchOptions): void {
   if (timeout !== undefined) checkTimeout(timeout);
   if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge < 0)) {
     throw new RangeError(`maxAge must be a number of seconds >= 0, got ${maxAge}`);
+  }
+}
+
+/** A list of CSS selectors: bad ones are caller input, so INVALID_INPUT naming `field`. */
+function checkSelectors(selectors: unknown, field: string): void {
+  if (selectors === undefined) return;
+  const fail = (message: string) => {
+    throw new WebFetchError("INVALID_INPUT", `${field} ${message}`, { retryable: false });
+  };
+  if (!Array.isArray(selectors)) fail("must be an array of CSS selectors");
+  const list = selectors as unknown[];
+  if (list.length > LIMITS.maxSelectors) fail(`holds at most ${LIMITS.maxSelectors} selectors`);
+  for (const selector of list) {
+    if (
+      typeof selector !== "string" ||
+      selector.trim() === "" ||
+      selector.length > LIMITS.selectorMaxLength
+    ) {
+      fail(`must hold selectors of 1 to ${LIMITS.selectorMaxLength} characters`);
+    }
+    checkSelector(selector as string, field);
   }
 }
 

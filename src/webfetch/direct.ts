@@ -111,7 +111,13 @@ export function directSource(resources: Resources): PageSource {
         return { page: { ...stale, fetchedAt: new Date().toISOString() }, revalidated: true };
       }
       const headerType = firstHeader(raw.headers["content-type"]);
-      const options = { url: raw.finalUrl, format: call.format, extract: call.extract };
+      const options: ConvertOptions = {
+        url: raw.finalUrl,
+        format: call.format,
+        extract: call.extract,
+        ...(call.includeSelectors ? { includeSelectors: call.includeSelectors } : {}),
+        ...(call.excludeSelectors ? { excludeSelectors: call.excludeSelectors } : {}),
+      };
       const converted = await convertIn(deadline, raw.body, headerType, options);
       const page: CachedPage = {
         url: normalizeUrl(target.url),

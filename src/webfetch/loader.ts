@@ -157,6 +157,8 @@ export class PageLoader {
         extract: call.extract,
         robots: call.robots,
         ...(call.headers ? { headers: call.headers } : {}),
+        ...(call.includeSelectors ? { includeSelectors: call.includeSelectors } : {}),
+        ...(call.excludeSelectors ? { excludeSelectors: call.excludeSelectors } : {}),
       },
       meta,
     };

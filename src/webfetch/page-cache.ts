@@ -71,7 +71,12 @@ export function pageKey(
   // each has its own entry in a store that other instances may share.
   const remote = endpoint?.kind === "crawl4ai" ? `crawl4ai:${endpoint.filter}` : endpoint?.kind;
   const via = call.viaTavily ? "tavily" : (remote ?? "");
-  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}|${url}`;
+  // Selectors change the content; a call without them keeps the plain key.
+  const scope =
+    call.includeSelectors || call.excludeSelectors
+      ? `|${JSON.stringify([call.includeSelectors ?? [], call.excludeSelectors ?? []])}`
+      : "";
+  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}${scope}|${url}`;
 }
 
 /** The key of a model's answer to `prompt` about the page at `url`. */

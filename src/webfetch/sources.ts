@@ -7,6 +7,7 @@
 import type { CachedPage } from "../cache/store.js";
 import { providerFetch } from "../endpoint/client.js";
 import { fetchRemote } from "../endpoint/remote.js";
+import { WebFetchError } from "../errors.js";
 import type { Deadline } from "../net/deadline.js";
 import type { ParsedTarget } from "../net/url.js";
 import { normalizeUrl } from "../net/url.js";
@@ -41,6 +42,7 @@ export function remoteSource(
 ): PageSource {
   return {
     async load(target, call, _stale, deadline) {
+      refuseSelectors(call, "the remote fetch service");
       const remote = await fetchRemote(
         endpoint,
         target.url.href,
@@ -63,6 +65,7 @@ export function remoteSource(
 export function tavilySource(resources: Resources): PageSource {
   return {
     async load(target, call, _stale, deadline) {
+      refuseSelectors(call, "Tavily's extract API");
       const { resolved } = resources;
       const extracted = await tavilyExtract(target.url.href, call.format, {
         ...tavilySettings(resources.searchSettings),
@@ -87,4 +90,14 @@ export function tavilySource(resources: Resources): PageSource {
       };
     },
   };
+}
+
+/** Selectors need the page's elements, which only a page this process converts has. */
+function refuseSelectors(call: ResolvedCall, where: string): void {
+  if (!call.includeSelectors && !call.excludeSelectors) return;
+  throw new WebFetchError(
+    "INVALID_INPUT",
+    `includeSelectors and excludeSelectors need the page converted here, not by ${where}`,
+    { retryable: false },
+  );
 }

@@ -71,6 +71,8 @@ describe("webfetch mcp (stdio)", () => {
       "extract_mode",
       "max_length",
       "start_index",
+      "include_selectors",
+      "exclude_selectors",
     ]);
     expect(fetch.outputSchema?.properties).toHaveProperty("finalUrl");
   });

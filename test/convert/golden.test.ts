@@ -16,10 +16,12 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/html/", import.meta.url));
 /** Set to rewrite expected files instead of comparing. */
 const UPDATE = process.env.UPDATE_FIXTURES === "1";
 
-/** Optional per-case `options.json`: the page URL and extract mode. */
+/** Optional per-case `options.json`: the page URL, extract mode and CSS selectors. */
 interface CaseOptions {
   url?: string;
   extract?: "main" | "full";
+  includeSelectors?: string[];
+  excludeSelectors?: string[];
 }
 
 const cases = readdirSync(FIXTURES, { withFileTypes: true })
@@ -43,6 +45,8 @@ describe("convertHtml golden fixtures", () => {
       const options: ConvertHtmlOptions = {
         url: caseOptions.url ?? `https://example.com/${name}/`,
         ...(caseOptions.extract ? { extract: caseOptions.extract } : {}),
+        ...(caseOptions.includeSelectors ? { includeSelectors: caseOptions.includeSelectors } : {}),
+        ...(caseOptions.excludeSelectors ? { excludeSelectors: caseOptions.excludeSelectors } : {}),
       };
 
       const { content: markdown, ...metadata } = convertHtml(html, options);
