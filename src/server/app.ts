@@ -25,6 +25,7 @@ import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
 import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
 import { createRateLimiter } from "./rate-limit.js";
+import { jinaEnvelope, readerRequest } from "./reader.js";
 
 export interface AppOptions extends ToolsOptions, ServerLimits {
   /** The instance every route fetches with. */
@@ -57,9 +58,6 @@ const V1_ROUTES: Readonly<Record<string, ToolId>> = {
   search: "web_search",
   context: "web_context",
 };
-
-/** A reader route's path: the target URL itself, scheme first. */
-const READER_TARGET = /^\/https?:\/\//i;
 
 /**
  * The service's Hono app.
@@ -139,21 +137,19 @@ export function createApp(options: AppOptions): Hono {
 
   app.get("/*", async (c) => {
     const raw = new URL(c.req.url);
-    const target = `${raw.pathname}${raw.search}`;
-    if (!READER_TARGET.test(target)) {
-      return errorResponse(c, "NOT_FOUND", `No route GET ${raw.pathname}`);
-    }
-    const page = await wholePage(web, target.slice(1), { signal: c.req.raw.signal });
-    if (c.req.header("accept")?.includes("application/json")) return c.json(page);
+    const reader = readerRequest(`${raw.pathname}${raw.search}`.slice(1), (name) =>
+      c.req.header(name),
+    );
+    if (!reader) return errorResponse(c, "NOT_FOUND", `No route GET ${raw.pathname}`);
+    const page = await wholePage(web, reader.url, { ...reader.call, signal: c.req.raw.signal });
+    if (reader.json) return c.json(jinaEnvelope(page));
     // The body is the content alone; why it is thinner than the page travels beside it, as
     // JSON in ASCII (a header carries no other text safely).
     const warnings = page.warnings?.length
       ? { "X-Webfetch-Warnings": asciiJson(page.warnings) }
       : {};
-    return c.body(page.content, 200, {
-      "Content-Type": "text/markdown; charset=utf-8",
-      ...warnings,
-    });
+    const type = page.format === "text" ? "text/plain" : "text/markdown";
+    return c.body(page.content, 200, { "Content-Type": `${type}; charset=utf-8`, ...warnings });
   });
 
   app.notFound((c) => errorResponse(c, "NOT_FOUND", `No route ${c.req.method} ${c.req.path}`));

@@ -4,6 +4,7 @@
  * is `{error: {code, message}}` with its mapped status. Pages come from the fixture server only.
  */
 import { describe, expect, it } from "vitest";
+import { readerRequest } from "../../src/server/reader.js";
 import { json } from "../helpers/provider-server.js";
 import { serviceSuite } from "./helpers.js";
 
@@ -141,14 +142,46 @@ describe("GET /<url> (reader)", () => {
     expect(text).toContain("Paragraph 400 of the article about Long Page");
   });
 
-  it("answers the result object with Accept: application/json, query string kept", async () => {
+  it("answers Jina's JSON envelope with Accept: application/json, query string kept", async () => {
     const res = await s.get(`/${s.page("/guide?title=Reader")}`, { accept: "application/json" });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
-      url: s.page("/guide?title=Reader"),
-      title: "Reader",
-      truncated: false,
+      code: 200,
+      status: 20000,
+      data: { url: s.page("/guide?title=Reader"), title: "Reader", truncated: false },
     });
+  });
+
+  it("speaks Jina's headers: format, target and remove selectors, no-cache, timeout", async () => {
+    const url = `/${s.page("/article")}`;
+    const text = await s.get(url, {
+      "x-return-format": "text",
+      "x-target-selector": "article",
+      "x-remove-selector": "p",
+      "x-no-cache": "true",
+      "x-timeout": "20",
+      "x-unknown-header": "ignored",
+    });
+    expect(text.status).toBe(200);
+    expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await text.text()).toBe("Fixture Article");
+    const missing = await s.get(url, { "x-target-selector": "#absent" });
+    expect(missing.status).toBe(422);
+    const badFormat = await s.get(url, { "x-return-format": "pdf" });
+    expect(badFormat.status).toBe(400);
+    const badTimeout = await s.get(url, { "x-timeout": "soon" });
+    expect(((await badTimeout.json()) as { error: { message: string } }).error.message).toContain(
+      "X-Timeout",
+    );
+  });
+
+  it("reads a target without a scheme as https, and keeps its own root files", async () => {
+    const none = () => undefined;
+    expect(readerRequest("example.com/a?b=1", none)?.url).toBe("https://example.com/a?b=1");
+    expect(readerRequest("http://example.com/", none)?.url).toBe("http://example.com/");
+    expect(readerRequest("v1", none)).toBeUndefined();
+    expect((await s.get("/favicon.ico")).status).toBe(404);
+    expect((await s.get("/robots.txt")).status).toBe(404);
   });
 
   it("names why a page is thin: warnings in the JSON, an X-Webfetch-Warnings header beside Markdown", async () => {

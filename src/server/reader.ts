@@ -1,0 +1,106 @@
+/**
+ * The reader route, `GET /<url>`, speaks the headers Jina Reader's users already send: what to
+ * return (`X-Return-Format`), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
+ * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`) and the engine
+ * (`X-Engine: browser` renders, `direct` never does). Unknown `X-` headers are ignored, as Jina
+ * ignores them. A target without a scheme (`/example.com/a`) means https.
+ */
+import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+import type { FetchOptions } from "../options.js";
+import type { FetchResult } from "../result.js";
+
+/** The return formats the route serves, by `X-Return-Format`. */
+const RETURN_FORMATS = ["markdown", "text"] as const;
+
+/** What a reader request asks for. */
+export interface ReaderRequest {
+  /** The target URL. */
+  url: string;
+  /** The call's options, from the headers. */
+  call: FetchOptions;
+  /** Jina's JSON envelope (`Accept: application/json`) instead of the content alone. */
+  json: boolean;
+}
+
+/** Files any client asks of the service itself, never a target: `GET /favicon.ico` is ours. */
+const SERVICE_FILES: ReadonlySet<string> = new Set(["favicon.ico", "robots.txt"]);
+
+/** A target that names its scheme: http(s), or any other, which the URL policy refuses. */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * The request behind `GET /<target>`, or undefined when `target` is not a URL at all (another
+ * route's 404). A header value that cannot be used is INVALID_INPUT naming the header.
+ *
+ * @example
+ * readerRequest("example.com/a", (name) => ({ "x-return-format": "text" })[name]);
+ * // { url: "https://example.com/a", call: { format: "text" }, json: false }
+ */
+export function readerRequest(
+  target: string,
+  header: (name: string) => string | undefined,
+): ReaderRequest | undefined {
+  if (SERVICE_FILES.has(target.toLowerCase())) return undefined;
+  const url = HAS_SCHEME.test(target) ? target : withHttps(target);
+  if (url === undefined) return undefined;
+  const call: FetchOptions = {};
+  const format = header("x-return-format")?.trim().toLowerCase();
+  if (format) {
+    if (!(RETURN_FORMATS as readonly string[]).includes(format)) {
+      throw invalid(`X-Return-Format must be one of ${RETURN_FORMATS.join(", ")}`);
+    }
+    call.format = format as (typeof RETURN_FORMATS)[number];
+  }
+  const target_ = header("x-target-selector")?.trim();
+  if (target_) call.includeSelectors = [target_];
+  const remove = header("x-remove-selector")?.trim();
+  if (remove) call.excludeSelectors = [remove];
+  if (isTrue(header("x-no-cache"))) call.cache = false;
+  const timeout = header("x-timeout")?.trim();
+  if (timeout) call.timeout = seconds(timeout);
+  const engine = header("x-engine")?.trim().toLowerCase();
+  if (engine === "browser") call.render = "always";
+  else if (engine === "direct") call.render = "never";
+  return { url, call, json: header("accept")?.includes("application/json") ?? false };
+}
+
+/**
+ * Jina's JSON envelope around a result: `{ code, status, data }`, `data` being the result
+ * object with Jina's `publishedTime` beside its `publishedAt`.
+ */
+export function jinaEnvelope(result: FetchResult): {
+  code: number;
+  status: number;
+  data: FetchResult & { publishedTime?: string };
+} {
+  const data = result.publishedAt ? { ...result, publishedTime: result.publishedAt } : result;
+  return { code: 200, status: 20000, data };
+}
+
+/** `https://` + a target that starts like a host name, else undefined. */
+function withHttps(target: string): string | undefined {
+  const host = target.split(/[/?#]/, 1)[0] ?? "";
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$/i.test(host) ? `https://${target}` : undefined;
+}
+
+/** `X-No-Cache: true` (any value but false or 0 counts, as a flag header does). */
+function isTrue(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const v = value.trim().toLowerCase();
+  return v !== "" && v !== "false" && v !== "0";
+}
+
+/** `X-Timeout` in seconds, as a deadline in ms. */
+function seconds(value: string): number {
+  const n = Number(value);
+  const max = Math.floor(LIMITS.maxTimeout / 1000);
+  if (!Number.isFinite(n) || n <= 0 || n > max) {
+    throw invalid(`X-Timeout must be a number of seconds from 0 to ${max}`);
+  }
+  return Math.max(1, Math.round(n * 1000));
+}
+
+function invalid(message: string): WebFetchError {
+  return new WebFetchError("INVALID_INPUT", message, { retryable: false });
+}
