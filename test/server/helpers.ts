@@ -4,6 +4,8 @@
  * the suite, checking that no socket was aimed outside loopback.
  */
 import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fetch } from "undici";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Logger } from "../../src/log.js";
@@ -125,4 +127,17 @@ export function rawRequest(
     req.on("error", reject);
     req.end(options.body);
   });
+}
+
+/** An MCP SDK client connected to the service's `/mcp` for the suite, closed after it. */
+export function mcpClientSuite(s: Service): { client: Client } {
+  const holder = {} as { client: Client };
+  beforeAll(async () => {
+    holder.client = new Client({ name: "test", version: "1.0.0" });
+    await holder.client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
+  });
+  afterAll(async () => {
+    await holder.client.close();
+  });
+  return holder;
 }

@@ -2,22 +2,12 @@
  * `/mcp` answers every request it cannot serve (a body over the limit, a body that is not JSON or
  * not JSON-RPC) and goes on serving: the same MCP client still lists the tools afterwards.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALL_TOOLS } from "../tools/helpers.js";
-import { serviceSuite } from "./helpers.js";
+import { mcpClientSuite, serviceSuite } from "./helpers.js";
 
 const s = serviceSuite();
-let client: Client;
-
-beforeAll(async () => {
-  client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-});
-afterAll(async () => {
-  await client.close();
-});
+const mcp = mcpClientSuite(s);
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream" };
 
@@ -32,7 +22,7 @@ describe("/mcp with a request it cannot serve", () => {
     const res = await s.post("/mcp", call, MCP_HEADERS);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE" } });
-    expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
+    expect((await mcp.client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
   });
 
   it("answers a body that is not JSON, or not JSON-RPC, with a JSON-RPC error", async () => {
@@ -45,6 +35,6 @@ describe("/mcp with a request it cannot serve", () => {
         error: { code: expect.any(Number), message: expect.any(String) },
       });
     }
-    expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
+    expect((await mcp.client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
   });
 });

@@ -4,22 +4,12 @@
  * names another site (DNS rebinding) is refused before the MCP layer sees it.
  */
 import { request } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALL_TOOLS } from "../tools/helpers.js";
-import { serviceSuite } from "./helpers.js";
+import { mcpClientSuite, serviceSuite } from "./helpers.js";
 
 const s = serviceSuite();
-let client: Client;
-
-beforeAll(async () => {
-  client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-});
-afterAll(async () => {
-  await client.close();
-});
+const mcp = mcpClientSuite(s);
 
 /** A raw POST with headers undici's fetch would not let us forge. */
 function rawPost(headers: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -37,12 +27,12 @@ function rawPost(headers: Record<string, string>): Promise<{ status: number; bod
 
 describe("/mcp", () => {
   it("lists the tools", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...ALL_TOOLS]);
   });
 
   it("calls web_fetch: text for the model, the result object in structuredContent", async () => {
-    const result = await client.callTool({
+    const result = await mcp.client.callTool({
       name: "web_fetch",
       arguments: { url: s.page("/article"), max_length: 500 },
     });
@@ -53,7 +43,7 @@ describe("/mcp", () => {
   });
 
   it("answers a blocked URL with an isError result naming the code", async () => {
-    const result = await client.callTool({
+    const result = await mcp.client.callTool({
       name: "web_fetch",
       arguments: { url: "http://127.0.0.1:9/" },
     });

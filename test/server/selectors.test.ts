@@ -2,21 +2,11 @@
  * CSS selectors through the HTTP service (`POST /v1/fetch`) and MCP (the SDK's own client over
  * `/mcp`): the tools' include_selectors and exclude_selectors, and SELECTOR_NOT_FOUND as 422.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceSuite } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { mcpClientSuite, serviceSuite } from "./helpers.js";
 
 const s = serviceSuite();
-let client: Client;
-
-beforeAll(async () => {
-  client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-});
-afterAll(async () => {
-  await client.close();
-});
+const mcp = mcpClientSuite(s);
 
 describe("selectors over the service", () => {
   it("POST /v1/fetch scopes the page, and answers an unmatched selector with 422", async () => {
@@ -38,10 +28,10 @@ describe("selectors over the service", () => {
   });
 
   it("web_fetch over MCP takes include_selectors", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     const fetchTool = tools.find((t) => t.name === "web_fetch");
     expect(Object.keys(fetchTool?.inputSchema.properties ?? {})).toContain("include_selectors");
-    const result = await client.callTool({
+    const result = await mcp.client.callTool({
       name: "web_fetch",
       arguments: { url: s.page("/article"), include_selectors: ["footer"] },
     });
