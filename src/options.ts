@@ -100,6 +100,13 @@ export interface FetchOptions {
   includeSelectors?: readonly string[];
   /** CSS selectors: what they match is removed before anything else. HTML pages only. @default [] */
   excludeSelectors?: readonly string[];
+  /**
+   * Adds `links`: the page's links, `{ url, text, internal, inMain }`, absolute http(s) URLs,
+   * each once, in page order, at most 1,000. HTML pages only (others list none). @default false
+   */
+  links?: boolean;
+  /** Adds `images`: the page's images, `{ url, alt }`, each once, at most 300. @default false */
+  images?: boolean;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }

@@ -2,6 +2,7 @@
  * The result object of one fetch. The CLI's --json, the HTTP API and MCP
  * structuredContent all carry this same object.
  */
+import type { PageImage, PageLink } from "./extract/links.js";
 import type { PageMetadata } from "./extract/metadata.js";
 import type { Grepped } from "./shape/grep.js";
 import type { OutputFormat } from "./values.js";
@@ -64,6 +65,10 @@ export interface FetchResult extends PageMetadata {
   rendered?: boolean;
   /** Requests the rendered page made that the address guard or domain lists refused. */
   blockedRequests?: number;
+  /** The page's links (`links: true`): absolute, each once, in page order. */
+  links?: PageLink[];
+  /** The page's images (`images: true`). */
+  images?: PageImage[];
   /** Where the full content was saved, when a save directory is configured. */
   savedPath?: string;
   cached: boolean;

@@ -5,6 +5,7 @@
  * freshness (for `ttlSeconds`, as the caller asks) so that a stale entry can be revalidated.
  */
 
+import type { PageImage, PageLink } from "../extract/links.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import type { Redirect } from "../result.js";
 import type { LimitHit } from "../warnings.js";
@@ -27,6 +28,9 @@ export interface CachedPage extends PageMetadata {
   rendered?: boolean;
   /** Requests of the rendered page that the policy refused. */
   blockedRequests?: number;
+  /** The page's links and images, when the call asked for them. */
+  links?: PageLink[];
+  images?: PageImage[];
   /** Limits the conversion stopped at: the content ends before the page does. */
   limits?: LimitHit[];
   /** Why a page that needed a browser was not rendered (`render: "auto"`). */

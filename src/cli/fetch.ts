@@ -9,6 +9,8 @@ import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
+import { listsText } from "../tools/format.js";
+import { textsFor } from "../tools/texts.js";
 import {
   REDIRECT_POLICIES,
   RENDER_MODES,
@@ -30,6 +32,8 @@ interface FetchFlags extends CallFlags {
   userAgent?: string;
   maxAge?: number;
   render?: RenderMode;
+  links?: boolean;
+  images?: boolean;
 }
 
 /** Adds `fetch` to the program, as the command a bare URL runs. */
@@ -44,6 +48,8 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     .addOption(call.full)
     .addOption(call.includeSelector)
     .addOption(call.excludeSelector)
+    .option("--links", "list the page's links after the content")
+    .option("--images", "list the page's images after the content")
     .addOption(call.maxLength)
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .addOption(call.query)
@@ -95,7 +101,10 @@ async function fetchCommand(
     ...(flags.render !== undefined ? { render: flags.render } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
+    ...(flags.links ? { links: true } : {}),
+    ...(flags.images ? { images: true } : {}),
   };
+  const { labels } = textsFor(web.options.locale);
   try {
     const settled = await Promise.allSettled(urls.map((url) => web.fetch(url, call)));
     const failed = settled.some((s) => s.status === "rejected");
@@ -113,7 +122,10 @@ async function fetchCommand(
           if (s.value.note) io.stderr.write(withNewline(t.note(s.value.note)));
           // Why the content is thinner than the page: on stderr, so stdout stays the content.
           for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(t.warning(w)));
-          io.stdout.write(urls.length === 1 ? withNewline(s.value.content) : section(s.value));
+          const lists = listsText(s.value, labels);
+          io.stdout.write(
+            urls.length === 1 ? withNewline(s.value.content + lists) : section(s.value, lists),
+          );
         } else {
           io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
         }
@@ -137,7 +149,7 @@ function jsonSingle(entry: unknown): unknown {
 }
 
 /** One URL's section when there are several: its final URL as a comment, its title, its content. */
-function section(result: FetchResult): string {
+function section(result: FetchResult, lists: string): string {
   const heading = result.title ? `# ${result.title}\n\n` : "";
-  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content)}\n`;
+  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content + lists)}\n`;
 }

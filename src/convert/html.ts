@@ -11,6 +11,7 @@ import { removeBoilerplate } from "../extract/boilerplate.js";
 import type { DomDocument, DomElement } from "../extract/dom.js";
 import { trimEdges } from "../extract/edges.js";
 import { removeInvisible } from "../extract/invisible.js";
+import { gatherLinks, listLinks, type PageImage, type PageLink } from "../extract/links.js";
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
@@ -46,11 +47,19 @@ export interface ConvertHtmlOptions {
   includeSelectors?: readonly string[] | undefined;
   /** What these CSS selectors match is removed before anything else. @default [] */
   excludeSelectors?: readonly string[] | undefined;
+  /** List the page's links (`links`). @default false */
+  links?: boolean | undefined;
+  /** List the page's images (`images`). @default false */
+  images?: boolean | undefined;
 }
 
 /** A converted page: its content and the metadata the page states (unknown fields omitted). */
 export interface ConvertedDocument extends PageMetadata {
   content: string;
+  /** The page's links, when asked for. */
+  links?: PageLink[];
+  /** The page's images, when asked for. */
+  images?: PageImage[];
   /** Limits the conversion stopped at: when present, the content ends before the page does. */
   limits?: LimitHit[];
 }
@@ -76,49 +85,66 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
 
   const page = parsePage(html, url);
   const { body, metadata, baseUrl, cut } = page;
+  const { includeSelectors: include, excludeSelectors: exclude } = options;
+  const want = { links: options.links ?? false, images: options.images ?? false };
   let content = "";
+  let listed: Pick<ConvertedDocument, "links" | "images"> = {};
   if (body) {
-    const { includeSelectors: include, excludeSelectors: exclude } = options;
     const render = (root: DomElement) => {
       const renderOptions = baseUrl === undefined ? {} : { baseUrl };
       return format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
     };
-    if (!include?.length && !exclude?.length) {
-      content = render(contentRoot(page.document, body, { ...page, extract }));
+    const scoped = Boolean(include?.length || exclude?.length);
+    const scopes = scoped ? applySelectors(body, { include, exclude }) : [body];
+    const gathered = want.links || want.images ? gatherLinks(scopes, baseUrl, want) : undefined;
+    const roots = scopes.map((scope) => contentRoot(page.document, scope, { ...page, extract }));
+    const parts = roots.map(render);
+    if (scoped) {
+      keepWholeParts(parts, { html, url, selectors: { include, exclude }, extract, render });
+      content = parts.filter((part) => part !== "").join("\n\n");
     } else {
-      content = selectedContent(html, url, page, { include, exclude }, extract, render);
+      content = parts[0]!;
+    }
+    if (gathered) {
+      listed = {
+        ...(want.links ? { links: listLinks(gathered, roots, url) } : {}),
+        ...(want.images ? { images: gathered.images } : {}),
+      };
     }
   }
-  return { content, ...metadata, ...(cut ? { limits: [cut] } : {}) };
+  return {
+    content,
+    ...metadata,
+    ...(want.links ? { links: [] } : {}),
+    ...(want.images ? { images: [] } : {}),
+    ...listed,
+    ...(cut ? { limits: [cut] } : {}),
+  };
 }
 
 /**
- * The content of the parts of a page the selectors keep, each converted on its own and joined in
- * document order. Main-content extraction runs inside each part; a part it would empty (a
- * comments section the caller asked for by name) is kept whole instead, with only what a reader
- * never sees removed, from a fresh parse of the page.
+ * Selected parts that main-content extraction emptied (a comments section the caller asked for
+ * by name) are kept whole instead, with only what a reader never sees removed, from a fresh parse
+ * of the page.
  */
-function selectedContent(
-  html: string,
-  url: string | undefined,
-  page: ParsedPage,
-  selectors: PageSelectors,
-  extract: ExtractMode,
-  render: (root: DomElement) => string,
-): string {
-  const scopes = applySelectors(page.body!, selectors);
-  const parts = scopes.map((scope) =>
-    render(contentRoot(page.document, scope, { ...page, extract })),
-  );
-  if (extract === "main" && parts.some((part) => part === "")) {
-    const again = parsePage(html, url);
-    const whole = applySelectors(again.body!, selectors);
-    parts.forEach((part, i) => {
-      if (part === "")
-        parts[i] = render(contentRoot(again.document, whole[i]!, { ...again, extract: "full" }));
-    });
-  }
-  return parts.filter((part) => part !== "").join("\n\n");
+function keepWholeParts(
+  parts: string[],
+  page: {
+    html: string;
+    url: string | undefined;
+    selectors: PageSelectors;
+    extract: ExtractMode;
+    render: (root: DomElement) => string;
+  },
+): void {
+  if (page.extract !== "main" || !parts.includes("")) return;
+  const again = parsePage(page.html, page.url);
+  const whole = applySelectors(again.body!, page.selectors);
+  parts.forEach((part, i) => {
+    if (part === "") {
+      parts[i] = page.render(contentRoot(again.document, whole[i]!, { ...again, extract: "full" }));
+    }
+  });
 }
 
 /** A parsed page with what it states about itself, before anything is removed. */

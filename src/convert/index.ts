@@ -21,6 +21,9 @@ export interface ConvertOptions {
   /** CSS selectors scoping an HTML page (other types have no elements to select). */
   includeSelectors?: readonly string[];
   excludeSelectors?: readonly string[];
+  /** List an HTML page's links and images. */
+  links?: boolean;
+  images?: boolean;
 }
 
 export interface ConvertedBody extends ConvertedDocument {

@@ -12,7 +12,14 @@ import type { FetchOptions } from "../options.js";
 /** The per-call options that made a page's content (and its cache key). */
 export type ContentOptions = Pick<
   FetchOptions,
-  "format" | "extract" | "robots" | "headers" | "includeSelectors" | "excludeSelectors"
+  | "format"
+  | "extract"
+  | "robots"
+  | "headers"
+  | "includeSelectors"
+  | "excludeSelectors"
+  | "links"
+  | "images"
 >;
 
 /** What is remembered of a fetched page. */

@@ -51,7 +51,34 @@ export function pageText(result: FetchResult, env: TextEnv): string {
     ...(result.note ? [result.note] : []),
     ...warningLines(result, env),
   ];
-  return `${header.join("\n")}\n\n${contentText(result, env)}`;
+  return `${header.join("\n")}\n\n${contentText(result, env)}${listsText(result, env.texts.labels)}`;
+}
+
+/**
+ * The page's links and images, when the call asked for them, each under its own heading after
+ * the content: `- [text](url)`, marked `(main)` inside the main content; `- ![alt](url)`.
+ */
+export function listsText(
+  result: FetchResult,
+  labels: Pick<TextEnv["texts"]["labels"], "links" | "images">,
+): string {
+  const sections: string[] = [];
+  if (result.links) {
+    const lines = result.links.map(
+      (link) => `- [${bare(link.text)}](${link.url})${link.inMain ? " (main)" : ""}`,
+    );
+    sections.push([`## ${labels.links}`, ...lines].join("\n"));
+  }
+  if (result.images) {
+    const lines = result.images.map((image) => `- ![${bare(image.alt)}](${image.url})`);
+    sections.push([`## ${labels.images}`, ...lines].join("\n"));
+  }
+  return sections.length > 0 ? `\n\n${sections.join("\n\n")}` : "";
+}
+
+/** A label without the brackets that would end its Markdown link early. */
+function bare(label: string): string {
+  return label.replace(/[[\]]/g, "");
 }
 
 /** One `Warning: …` line per warning of the result. */

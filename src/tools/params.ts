@@ -84,3 +84,9 @@ export function selectorOptions(input: {
     ...(input.exclude_selectors?.length ? { excludeSelectors: input.exclude_selectors } : {}),
   };
 }
+
+/** Lists of the page's links and images after its content (web_fetch). */
+export const listParams = (t: Texts) => ({
+  links: z.boolean().optional().describe(t.params.links),
+  images: z.boolean().optional().describe(t.params.images),
+});

@@ -72,6 +72,12 @@ export const fetchResultSchema = z.looseObject({
   pages: z.number().optional(),
   rendered: z.boolean().optional(),
   blockedRequests: z.number().optional(),
+  links: z
+    .array(
+      z.object({ url: z.string(), text: z.string(), internal: z.boolean(), inMain: z.boolean() }),
+    )
+    .optional(),
+  images: z.array(z.object({ url: z.string(), alt: z.string() })).optional(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),

@@ -36,7 +36,15 @@ export interface ToolTexts {
 }
 
 export interface Texts {
-  labels: { title: string; url: string; savedPath: string; errorType: string; warning: string };
+  labels: {
+    title: string;
+    url: string;
+    savedPath: string;
+    errorType: string;
+    warning: string;
+    links: string;
+    images: string;
+  };
   continuation(c: Continuation): string;
   /** A call, through an adapter, of a tool that is not registered. */
   unknownTool(name: string): string;
@@ -92,6 +100,8 @@ export interface Texts {
     max_length(defaultLength: number): string;
     start_index: string;
     include_selectors: string;
+    links: string;
+    images: string;
     exclude_selectors: string;
     urls(max: number): string;
     id: string;
@@ -122,6 +132,8 @@ const en: Texts = {
     savedPath: "Saved to",
     errorType: "Error type",
     warning: "Warning",
+    links: "Links",
+    images: "Images",
   },
   continuation(c) {
     const tools = refTools(c);
@@ -229,6 +241,9 @@ const en: Texts = {
     include_selectors:
       'CSS selectors: keep only what they match, e.g. ["article", "#comments"]; one that matches nothing is SELECTOR_NOT_FOUND',
     exclude_selectors: 'CSS selectors: remove what they match before extracting, e.g. [".ads"]',
+    links:
+      "List the page's links after the content (URL, text, whether internal and in the main content)",
+    images: "List the page's images after the content (URL and alt text)",
     urls: (max) => `The http or https URLs to fetch, 1 to ${max}`,
     id: "The id of a page fetched earlier (given by a cut result)",
     length: (n) => `Characters to return (default ${n})`,
@@ -282,6 +297,8 @@ const ja: Texts = {
     savedPath: "保存先",
     errorType: "エラータイプ",
     warning: "警告",
+    links: "リンク",
+    images: "画像",
   },
   continuation(c) {
     const tools = refTools(c);
@@ -388,6 +405,8 @@ const ja: Texts = {
     include_selectors:
       'CSS セレクタ。一致した部分だけを残す（例: ["article", "#comments"]）。何にも一致しないセレクタは SELECTOR_NOT_FOUND',
     exclude_selectors: 'CSS セレクタ。一致した部分を抽出の前に取り除く（例: [".ads"]）',
+    links: "本文の後にページのリンク一覧を付ける（URL、テキスト、内部リンクか、本文中か）",
+    images: "本文の後にページの画像一覧を付ける（URL と代替テキスト）",
     urls: (max) => `取得する URL（http または https）、1〜${max}個`,
     id: "以前に取得したページの id（途中で切られた結果に示される）",
     length: (n) => `返す文字数（既定 ${n}）`,

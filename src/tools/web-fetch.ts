@@ -6,6 +6,7 @@ import { pageText } from "./format.js";
 import {
   extractModeParam,
   lengthParam,
+  listParams,
   PARAM_NAMES,
   promptParam,
   queryParam,
@@ -29,6 +30,7 @@ export const webFetchTool = defineTool({
       max_length: lengthParam(t.params.max_length(settings.maxLength)),
       start_index: startIndexParam(t),
       ...selectorParams(t),
+      ...listParams(t),
     }),
   output: fetchResultSchema,
   async handle(input, env) {
@@ -50,6 +52,8 @@ export const webFetchTool = defineTool({
       maxLength: input.max_length ?? env.settings.maxLength,
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
       ...selectorOptions(input),
+      ...(input.links ? { links: true } : {}),
+      ...(input.images ? { images: true } : {}),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

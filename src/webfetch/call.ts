@@ -48,6 +48,9 @@ export interface ResolvedCall {
   /** CSS selectors scoping the page, when the call gives any. */
   includeSelectors?: readonly string[];
   excludeSelectors?: readonly string[];
+  /** List the page's links and images. */
+  links: boolean;
+  images: boolean;
   signal?: AbortSignal;
 }
 
@@ -68,6 +71,8 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
     robots: call.robots ?? resolved.robots,
     render: call.render ?? resolved.render,
     viaTavily,
+    links: call.links === true,
+    images: call.images === true,
     ...(call.headers ? { headers: call.headers } : {}),
     ...(call.query !== undefined ? { query: call.query } : {}),
     ...(call.prompt !== undefined ? { prompt: call.prompt } : {}),
@@ -95,6 +100,11 @@ export function checkCall(call: FetchOptions): void {
   if (call.headers !== undefined) checkHeaders(call.headers);
   checkSelectors(call.includeSelectors, "includeSelectors");
   checkSelectors(call.excludeSelectors, "excludeSelectors");
+  for (const flag of ["links", "images"] as const) {
+    if (call[flag] !== undefined && typeof call[flag] !== "boolean") {
+      throw new RangeError(`${flag} must be true or false, got ${JSON.stringify(call[flag])}`);
+    }
+  }
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
     throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   }

@@ -117,6 +117,8 @@ export function directSource(resources: Resources): PageSource {
         extract: call.extract,
         ...(call.includeSelectors ? { includeSelectors: call.includeSelectors } : {}),
         ...(call.excludeSelectors ? { excludeSelectors: call.excludeSelectors } : {}),
+        ...(call.links ? { links: true } : {}),
+        ...(call.images ? { images: true } : {}),
       };
       const converted = await convertIn(deadline, raw.body, headerType, options);
       const page: CachedPage = {

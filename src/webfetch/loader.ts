@@ -159,6 +159,8 @@ export class PageLoader {
         ...(call.headers ? { headers: call.headers } : {}),
         ...(call.includeSelectors ? { includeSelectors: call.includeSelectors } : {}),
         ...(call.excludeSelectors ? { excludeSelectors: call.excludeSelectors } : {}),
+        ...(call.links ? { links: true } : {}),
+        ...(call.images ? { images: true } : {}),
       },
       meta,
     };

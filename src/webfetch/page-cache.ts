@@ -76,7 +76,9 @@ export function pageKey(
     call.includeSelectors || call.excludeSelectors
       ? `|${JSON.stringify([call.includeSelectors ?? [], call.excludeSelectors ?? []])}`
       : "";
-  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}${scope}|${url}`;
+  // So do the link and image lists; a call without them keeps the plain key.
+  const lists = `${call.links ? "|links" : ""}${call.images ? "|images" : ""}`;
+  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}${scope}${lists}|${url}`;
 }
 
 /** The key of a model's answer to `prompt` about the page at `url`. */

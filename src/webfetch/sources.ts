@@ -92,12 +92,12 @@ export function tavilySource(resources: Resources): PageSource {
   };
 }
 
-/** Selectors need the page's elements, which only a page this process converts has. */
+/** Selectors, links and images need the page's elements, which only a page converted here has. */
 function refuseSelectors(call: ResolvedCall, where: string): void {
-  if (!call.includeSelectors && !call.excludeSelectors) return;
+  if (!call.includeSelectors && !call.excludeSelectors && !call.links && !call.images) return;
   throw new WebFetchError(
     "INVALID_INPUT",
-    `includeSelectors and excludeSelectors need the page converted here, not by ${where}`,
+    `includeSelectors, excludeSelectors, links and images need the page converted here, not by ${where}`,
     { retryable: false },
   );
 }

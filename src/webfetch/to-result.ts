@@ -64,6 +64,9 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
     ...optional("canonicalUrl", page.canonicalUrl),
     ...optional("pages", page.pages),
     ...(page.rendered ? { rendered: true, blockedRequests: page.blockedRequests ?? 0 } : {}),
+    // Asked for, a list is there even when the page (a PDF, a feed) has none.
+    ...(call.links ? { links: page.links ?? [] } : {}),
+    ...(call.images ? { images: page.images ?? [] } : {}),
     format: call.format,
     content: shaped.content,
     totalLength: shaped.totalLength,

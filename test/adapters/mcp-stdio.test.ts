@@ -73,6 +73,8 @@ describe("webfetch mcp (stdio)", () => {
       "start_index",
       "include_selectors",
       "exclude_selectors",
+      "links",
+      "images",
     ]);
     expect(fetch.outputSchema?.properties).toHaveProperty("finalUrl");
   });
