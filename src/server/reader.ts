@@ -52,8 +52,8 @@ export function readerRequest(
     }
     call.format = format as (typeof RETURN_FORMATS)[number];
   }
-  const target_ = header("x-target-selector")?.trim();
-  if (target_) call.includeSelectors = [target_];
+  const keep = header("x-target-selector")?.trim();
+  if (keep) call.includeSelectors = [keep];
   const remove = header("x-remove-selector")?.trim();
   if (remove) call.excludeSelectors = [remove];
   if (isTrue(header("x-no-cache"))) call.cache = false;
