@@ -28,6 +28,8 @@ export function addExtractCommand(program: Command, cli: CommandContext): void {
     .addOption(call.full)
     .addOption(call.includeSelector)
     .addOption(call.excludeSelector)
+    .addOption(call.links)
+    .addOption(call.images)
     .addOption(call.maxLength)
     .addOption(call.query)
     .addOption(call.timeout)

@@ -32,8 +32,6 @@ interface FetchFlags extends CallFlags {
   userAgent?: string;
   maxAge?: number;
   render?: RenderMode;
-  links?: boolean;
-  images?: boolean;
 }
 
 /** Adds `fetch` to the program, as the command a bare URL runs. */
@@ -48,8 +46,8 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     .addOption(call.full)
     .addOption(call.includeSelector)
     .addOption(call.excludeSelector)
-    .option("--links", "list the page's links after the content")
-    .option("--images", "list the page's images after the content")
+    .addOption(call.links)
+    .addOption(call.images)
     .addOption(call.maxLength)
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .addOption(call.query)
@@ -101,8 +99,6 @@ async function fetchCommand(
     ...(flags.render !== undefined ? { render: flags.render } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
-    ...(flags.links ? { links: true } : {}),
-    ...(flags.images ? { images: true } : {}),
   };
   const { labels } = textsFor(web.options.locale);
   try {

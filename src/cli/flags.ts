@@ -104,5 +104,7 @@ export function callFlags(parse: FlagParsers, each = "") {
       "--exclude-selector <css>",
       "remove what this CSS selector matches first (repeatable)",
     ).argParser(collect),
+    links: new Option("--links", `list the page's links after the content${each}`),
+    images: new Option("--images", `list the page's images after the content${each}`),
   };
 }

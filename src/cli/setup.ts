@@ -75,6 +75,8 @@ export interface CallFlags extends GlobalFlags {
   ignoreRobots?: boolean;
   includeSelector?: string[];
   excludeSelector?: string[];
+  links?: boolean;
+  images?: boolean;
 }
 
 /** The per-call options those flags set; flags not given leave the instance's defaults. */
@@ -87,6 +89,8 @@ export function callOptions(flags: CallFlags): FetchOptions {
     ...(flags.cache === false ? { cache: false } : {}),
     ...(flags.ignoreRobots ? { robots: "ignore" as const } : {}),
     ...selectorOptions(flags),
+    ...(flags.links ? { links: true } : {}),
+    ...(flags.images ? { images: true } : {}),
   };
 }
 

@@ -25,7 +25,7 @@ import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
 import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
 import { createRateLimiter } from "./rate-limit.js";
-import { jinaEnvelope, readerRequest } from "./reader.js";
+import { jinaEnvelope, readerBody, readerRequest } from "./reader.js";
 
 export interface AppOptions extends ToolsOptions, ServerLimits {
   /** The instance every route fetches with. */
@@ -149,7 +149,7 @@ export function createApp(options: AppOptions): Hono {
       ? { "X-Webfetch-Warnings": asciiJson(page.warnings) }
       : {};
     const type = page.format === "text" ? "text/plain" : "text/markdown";
-    return c.body(page.content, 200, { "Content-Type": `${type}; charset=utf-8`, ...warnings });
+    return c.body(readerBody(page), 200, { "Content-Type": `${type}; charset=utf-8`, ...warnings });
   });
 
   app.notFound((c) => errorResponse(c, "NOT_FOUND", `No route ${c.req.method} ${c.req.path}`));

@@ -1,14 +1,16 @@
 /**
  * The reader route, `GET /<url>`, speaks the headers Jina Reader's users already send: what to
  * return (`X-Return-Format`), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
- * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`) and the engine
- * (`X-Engine: browser` renders, `direct` never does). Unknown `X-` headers are ignored, as Jina
- * ignores them. A target without a scheme (`/example.com/a`) means https.
+ * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`), the engine
+ * (`X-Engine: browser` renders, `direct` never does) and the page's links and images listed
+ * after the content (`X-With-Links-Summary`, `X-With-Images-Summary`). Unknown `X-` headers are
+ * ignored, as Jina ignores them. A target without a scheme (`/example.com/a`) means https.
  */
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import type { FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
+import { bare } from "../tools/format.js";
 
 /** The return formats the route serves, by `X-Return-Format`. */
 const RETURN_FORMATS = ["markdown", "text"] as const;
@@ -57,6 +59,8 @@ export function readerRequest(
   const remove = header("x-remove-selector")?.trim();
   if (remove) call.excludeSelectors = [remove];
   if (isTrue(header("x-no-cache"))) call.cache = false;
+  if (isTrue(header("x-with-links-summary"))) call.links = true;
+  if (isTrue(header("x-with-images-summary"))) call.images = true;
   const timeout = header("x-timeout")?.trim();
   if (timeout) call.timeout = seconds(timeout);
   const engine = header("x-engine")?.trim().toLowerCase();
@@ -76,6 +80,26 @@ export function jinaEnvelope(result: FetchResult): {
 } {
   const data = result.publishedAt ? { ...result, publishedTime: result.publishedAt } : result;
   return { code: 200, status: 20000, data };
+}
+
+/**
+ * The route's plain body: the content, then the links and images when asked for, under Jina's
+ * own headings (`Links/Buttons:`, `Images:`) so its users' parsers find them.
+ */
+export function readerBody(page: FetchResult): string {
+  const parts = [page.content];
+  if (page.links?.length) {
+    parts.push(
+      ["Links/Buttons:", ...page.links.map((l) => `- [${bare(l.text)}](${l.url})`)].join("\n"),
+    );
+  }
+  if (page.images?.length) {
+    const lines = page.images.map(
+      (image, i) => `- ![Image ${i + 1}: ${bare(image.alt)}](${image.url})`,
+    );
+    parts.push(["Images:", ...lines].join("\n"));
+  }
+  return parts.join("\n\n");
 }
 
 /** `https://` + a target that starts like a host name, else undefined. */

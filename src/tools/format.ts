@@ -77,7 +77,7 @@ export function listsText(
 }
 
 /** A label without the brackets that would end its Markdown link early. */
-function bare(label: string): string {
+export function bare(label: string): string {
   return label.replace(/[[\]]/g, "");
 }
 
@@ -89,8 +89,10 @@ export function warningLines(result: FetchResult, env: TextEnv): string[] {
 /** One section per URL, `---` between them, then the failed URLs. */
 export function extractText(result: ExtractResult, env: TextEnv): string {
   const t = env.texts.extract;
-  const sections = result.results.map((r) =>
-    [t.item(r.url), ...warningLines(r, env), contentText(r, env)].join("\n"),
+  const sections = result.results.map(
+    (r) =>
+      [t.item(r.url), ...warningLines(r, env), contentText(r, env)].join("\n") +
+      listsText(r, env.texts.labels),
   );
   const failed = result.failed.map((f) =>
     t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),

@@ -85,8 +85,19 @@ export function selectorOptions(input: {
   };
 }
 
-/** Lists of the page's links and images after its content (web_fetch). */
+/** Lists of the page's links and images after its content (web_fetch, web_extract). */
 export const listParams = (t: Texts) => ({
   links: z.boolean().optional().describe(t.params.links),
   images: z.boolean().optional().describe(t.params.images),
 });
+
+/** The library's `links` and `images` of the list parameters. */
+export function listOptions(input: { links?: boolean | undefined; images?: boolean | undefined }): {
+  links?: true;
+  images?: true;
+} {
+  return {
+    ...(input.links ? { links: true } : {}),
+    ...(input.images ? { images: true } : {}),
+  };
+}

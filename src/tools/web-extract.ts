@@ -2,7 +2,14 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";
-import { extractModeParam, queryParam, selectorOptions, selectorParams } from "./params.js";
+import {
+  extractModeParam,
+  listOptions,
+  listParams,
+  queryParam,
+  selectorOptions,
+  selectorParams,
+} from "./params.js";
 import { extractResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -19,6 +26,7 @@ export const webExtractTool = defineTool({
       query: queryParam(t),
       extract_mode: extractModeParam(t),
       ...selectorParams(t),
+      ...listParams(t),
     }),
   output: extractResultSchema,
   async handle(input, env) {
@@ -26,6 +34,7 @@ export const webExtractTool = defineTool({
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),
       ...selectorOptions(input),
+      ...listOptions(input),
       maxLength: env.settings.maxLength,
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),

@@ -6,6 +6,7 @@ import { pageText } from "./format.js";
 import {
   extractModeParam,
   lengthParam,
+  listOptions,
   listParams,
   PARAM_NAMES,
   promptParam,
@@ -52,8 +53,7 @@ export const webFetchTool = defineTool({
       maxLength: input.max_length ?? env.settings.maxLength,
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
       ...selectorOptions(input),
-      ...(input.links ? { links: true } : {}),
-      ...(input.images ? { images: true } : {}),
+      ...listOptions(input),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });

@@ -43,6 +43,17 @@ describe("links and images", () => {
     expect(r.text).toContain(`- [the related page](${suite.server.url("/related")}) (main)`);
   });
 
+  it("follow each page's section of web_extract", async () => {
+    const box = toolBox(suite.t.web);
+    const r = await box.tool("web_extract").call({
+      urls: [suite.server.url("/article"), suite.server.url("/json")],
+      links: true,
+    });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain(`- [the related page](${suite.server.url("/related")}) (main)`);
+    expect(r.structured).toMatchObject({ results: [{ links: expect.any(Array) }, { links: [] }] });
+  });
+
   it("are --links and --images on the command line", async () => {
     const url = `http://127.0.0.1:${suite.server.port}/article`;
     const allow = ["--allow-address", `127.0.0.1:${suite.server.port}`];
@@ -50,5 +61,8 @@ describe("links and images", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("## Links\n- [Home](");
     expect(r.stdout).toContain("## Images\n");
+    const many = await runCli(["extract", url, `${url}?again`, "--links", ...allow]);
+    expect(many.status).toBe(0);
+    expect(many.stdout.split("## Links\n- [Home](").length).toBe(3);
   });
 });

@@ -169,6 +169,19 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     },
     "/long": (_req, res) =>
       send(res, 200, "text/html; charset=utf-8", articleHtml("Long Page", 400)),
+    // The article with a figure in its text and a logo in its header.
+    "/gallery": (_req, res) =>
+      send(
+        res,
+        200,
+        "text/html; charset=utf-8",
+        articleHtml("Gallery", 4)
+          .replace("<nav>", '<nav><img src="/logo.png" alt="Site logo">')
+          .replace(
+            "<h1>Gallery</h1>",
+            '<h1>Gallery</h1><img src="/photos/one.jpg" alt="A [red] boat">',
+          ),
+      ),
     "/json": (_req, res) => send(res, 200, "application/json", '{"a":1,"b":[1,2],"c":{"d":"e"}}'),
     "/text": (_req, res) => send(res, 200, "text/plain; charset=utf-8", "line one\r\nline two\r\n"),
     "/csv": (_req, res) => send(res, 200, "text/csv", "a,b\n1,2\n"),
