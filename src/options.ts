@@ -36,7 +36,7 @@ import {
   type SearchDepth,
   type TimeRange,
 } from "./values.js";
-import { VERSION } from "./version.js";
+import { PROJECT_URL, VERSION } from "./version.js";
 
 /** Options of one fetch: the per-call subset, each defaulting to the instance's value. */
 export interface FetchOptions {
@@ -410,7 +410,7 @@ export interface ResolvedOptions {
 
 /** Every default, in one place. */
 export const DEFAULTS = {
-  userAgent: `webfetch/${VERSION} (+https://github.com/webfetch/webfetch)`,
+  userAgent: `webfetch/${VERSION} (+${PROJECT_URL})`,
   timeout: 30_000,
   maxBytes: 10 * 1024 * 1024,
   maxRedirects: 5,
