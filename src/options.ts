@@ -523,7 +523,9 @@ function resolveEndpoint(options: WebFetchOptions): NonNullable<ResolvedOptions[
   return {
     url: raw.replace(/\/+$/, ""),
     kind,
-    ...(options.endpointToken ? { token: options.endpointToken } : {}),
+    ...(options.endpointToken
+      ? { token: checkHeader("authorization", options.endpointToken, "endpointToken") }
+      : {}),
     timeout: checkTimeout(
       positiveInt("endpointTimeout", options.endpointTimeout ?? ENDPOINT_DEFAULTS.timeout),
       "endpointTimeout",

@@ -29,6 +29,8 @@ export interface GlobalFlags {
   /** Remote mode: the fetch service (over `tools.web_fetch.api_endpoint`). */
   endpoint?: string;
   endpointKind?: "webfetch" | "crawl4ai";
+  /** Remote mode: the service's bearer token (over WEBFETCH_API_TOKEN and the file's). */
+  endpointToken?: string;
 }
 
 /**

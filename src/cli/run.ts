@@ -87,6 +87,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         `how to talk to --endpoint (default ${ENDPOINT_DEFAULTS.kind})`,
       ).choices(ENDPOINT_KINDS),
     )
+    .option(
+      "--endpoint-token <token>",
+      "remote mode: the service's bearer token (default: the configuration's, else $WEBFETCH_API_TOKEN)",
+    )
     .option("--verbose", "log each fetch to stderr")
     .exitOverride()
     .configureHelp({ showGlobalOptions: true })

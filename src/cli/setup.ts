@@ -47,6 +47,17 @@ export function cliSetup(
   if (flags.locale) options.locale = flags.locale;
   if (flags.endpoint) options.endpoint = flags.endpoint;
   if (flags.endpointKind) options.endpointKind = flags.endpointKind;
+  // The flag, else the file's token, else the variable a service is run with: one variable
+  // serves both ends.
+  if (flags.endpointToken) {
+    options.endpointToken = checkHeader("authorization", flags.endpointToken, "--endpoint-token");
+  } else if (!options.endpointToken && env.WEBFETCH_API_TOKEN) {
+    options.endpointToken = checkHeader(
+      "authorization",
+      env.WEBFETCH_API_TOKEN,
+      "WEBFETCH_API_TOKEN",
+    );
+  }
   // Provider keys come from the run's environment (tests pass their own), never another's.
   options.search = { ...options.search, env };
   if (options.llm) options.llm = { ...options.llm, env };
