@@ -34,6 +34,8 @@ npm install --prefer-offline --no-audit --no-fund --loglevel=error "$tarball" \
 echo "== the bin"
 test "$(npx --no-install webfetch --version)" = "$(node -p "require('$repo/package.json').version")"
 node "$repo/scripts/check-mcp-initialize.mjs" "$project/node_modules/.bin/webfetch"
+npx --no-install webfetch config init "$tmp/init.yaml"
+npx --no-install webfetch --config "$tmp/init.yaml" tools >/dev/null
 
 echo "== every subpath export, from ESM"
 subpaths="$(node -p '

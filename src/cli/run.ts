@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from "../config/load.js";
 import { DEFAULTS, ENDPOINT_DEFAULTS } from "../options.js";
 import { ENDPOINT_KINDS, LOCALES, type Locale } from "../values.js";
 import { VERSION } from "../version.js";
+import { addConfigCommand } from "./config.js";
 import { addConvertCommand } from "./convert.js";
 import { addExtractCommand } from "./extract.js";
 import { addFetchCommand } from "./fetch.js";
@@ -32,6 +33,7 @@ const COMMANDS = [
   addServeCommand,
   addToolsCommand,
   addConvertCommand,
+  addConfigCommand,
 ] as const;
 
 /**

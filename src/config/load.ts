@@ -67,14 +67,22 @@ export function parseConfig(
   return result.data;
 }
 
-/** Replaces `${VAR}` / `${VAR:-default}` in every string of a parsed YAML value. */
+/**
+ * Replaces `${VAR}` / `${VAR:-default}` in every string of a parsed YAML value, and drops the
+ * keys whose value is empty (null).
+ */
 export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === "string") {
     return substitute(value, env);
   }
   if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
+    // A key with nothing under it (`fetch:` whose lines are all commented out) is not set.
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, expandEnv(v, env)]),
+    );
   }
   return value;
 }

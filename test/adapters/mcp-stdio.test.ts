@@ -262,6 +262,24 @@ describe("webfetch mcp: stdout", () => {
   });
 });
 
+describe("webfetch mcp: a configuration it cannot read", () => {
+  it("is an error on stderr naming the file, before any protocol message", async () => {
+    const missing = join(tmpdir(), "webfetch-no-such-dir", "webfetch.config.yaml");
+    const child = spawn(process.execPath, [BIN, "mcp"], {
+      env: { PATH: process.env.PATH ?? "", WEBFETCH_CONFIG: missing },
+      cwd: tmpdir(),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`Configuration file not found: ${missing}`);
+  });
+});
+
 /** A line longer than the 10 MiB `webfetch mcp` reads: a web_fetch whose url is 11 MiB. */
 const HUGE_URL = `http://127.0.0.1/${"a".repeat(11 * 1024 * 1024)}`;
 

@@ -33,6 +33,6 @@ describe("package.json", () => {
   it("ships a LICENSE of the license it declares, and the sources its maps name", () => {
     expect(pkg.license).toBe("MIT");
     expect(readFileSync(new URL("../../LICENSE", import.meta.url), "utf8")).toMatch(/^MIT License/);
-    expect(pkg.files).toEqual(["dist", "src"]);
+    expect(pkg.files).toEqual(["dist", "src", "webfetch.config.example.yaml"]);
   });
 });
