@@ -57,6 +57,8 @@ const V1_ROUTES: Readonly<Record<string, ToolId>> = {
   extract: "web_extract",
   search: "web_search",
   context: "web_context",
+  read: "web_read",
+  grep: "web_grep",
 };
 
 /**

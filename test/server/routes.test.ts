@@ -34,6 +34,24 @@ describe("POST /v1/*", () => {
     expect(String(body.content)).toContain("Paragraph 1 of the article");
   });
 
+  it("read and grep: the rest of a cut page by its id", async () => {
+    const first = (await (
+      await s.post("/v1/fetch", { url: s.page("/long"), max_length: 500 })
+    ).json()) as { id: string; truncated: boolean; nextStartIndex: number };
+    expect(first.truncated).toBe(true);
+    const read = await s.post("/v1/read", { id: first.id, start_index: first.nextStartIndex });
+    expect(read.status).toBe(200);
+    const window = (await read.json()) as { id: string; startIndex: number; content: string };
+    expect(window).toMatchObject({ id: first.id, startIndex: first.nextStartIndex });
+    expect(window.content.length).toBeGreaterThan(0);
+    const grep = await s.post("/v1/grep", { id: first.id, pattern: "Paragraph 400 " });
+    expect(grep.status).toBe(200);
+    expect(await grep.json()).toMatchObject({ id: first.id, pattern: "Paragraph 400 " });
+    const unknown = await s.post("/v1/read", { id: "p_0000000000000000" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: "INVALID_INPUT" } });
+  });
+
   it("extract: results and failures, never thrown", async () => {
     const res = await s.post("/v1/extract", { urls: [s.page("/article"), "ftp://x.test/"] });
     expect(res.status).toBe(200);
