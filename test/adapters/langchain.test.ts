@@ -43,12 +43,12 @@ describe("webfetch/langchain", () => {
       args: { url },
     });
     expect(message).toBeInstanceOf(ToolMessage);
-    expect(message.tool_call_id).toBe("call_1");
+    expect(message).toMatchObject({ status: "success", tool_call_id: "call_1" });
     expect(String(message.content)).toContain("# Fixture Article");
     expect(message.artifact).toMatchObject({ url, finalUrl: url, title: "Fixture Article" });
   });
 
-  it("returns a failure as text with its code and the error as artifact", async () => {
+  it("returns a failure as a ToolMessage with status error, its code in the text, the error as artifact", async () => {
     const [fetch] = tools();
     const message = await fetch!.invoke({
       type: "tool_call",
@@ -56,6 +56,8 @@ describe("webfetch/langchain", () => {
       name: "web_fetch",
       args: { url: "http://10.0.0.5/" },
     });
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message).toMatchObject({ status: "error", tool_call_id: "call_2", name: "web_fetch" });
     expect(String(message.content)).toMatch(/\nError type: BLOCKED_ADDRESS$/);
     expect(message.artifact).toEqual({
       error: { code: "BLOCKED_ADDRESS", message: expect.any(String) },
