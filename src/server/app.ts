@@ -23,6 +23,7 @@ import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { hostGuard } from "./host-guard.js";
 import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
+import { openApiDocument, v1Tools } from "./openapi.js";
 import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { jinaEnvelope, readerBody, readerRequest } from "./reader.js";
@@ -106,6 +107,9 @@ export function createApp(options: AppOptions): Hono {
         ),
     }),
   );
+
+  const openApi = openApiDocument({ v1: v1Tools(V1_ROUTES, byId), token: Boolean(options.token) });
+  app.get("/openapi.json", (c) => c.json(openApi));
 
   app.post("/v1/:route", async (c) => {
     const id = V1_ROUTES[c.req.param("route")];

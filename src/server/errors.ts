@@ -7,6 +7,16 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isWebFetchError } from "../errors.js";
 
+/** Codes only the service answers with: what only HTTP has. */
+export const SERVICE_ERROR_CODES = [
+  "UNAUTHORIZED",
+  "FORBIDDEN_HOST",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "INTERNAL_ERROR",
+] as const;
+
 /** The status of each code; a code not listed failed upstream (502). */
 const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   INVALID_URL: 400,

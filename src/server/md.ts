@@ -27,14 +27,17 @@ export const mdRequestSchema = z.looseObject({
 
 export type MdRequest = z.output<typeof mdRequestSchema>;
 
-export interface MdResponse {
-  url: string;
-  filter: (typeof MD_FILTERS)[number];
-  query: string | null;
-  cache: string;
-  markdown: string;
-  success: true;
-}
+/** The answer, as Crawl4AI shapes it. */
+export const mdResponseSchema = z.object({
+  url: z.string(),
+  filter: z.enum(MD_FILTERS),
+  query: z.string().nullable(),
+  cache: z.string(),
+  markdown: z.string(),
+  success: z.literal(true),
+});
+
+export type MdResponse = z.output<typeof mdResponseSchema>;
 
 /**
  * Answers one `/md` request. `bm25` and `llm` without `q` select nothing and return the main

@@ -15,6 +15,27 @@ import { bare } from "../tools/format.js";
 /** The return formats the route serves, by `X-Return-Format`. */
 const RETURN_FORMATS = ["markdown", "text"] as const;
 
+/** The headers the route reads, as its OpenAPI document lists them. */
+export const READER_HEADERS: readonly {
+  name: string;
+  description: string;
+  values?: readonly string[];
+}[] = [
+  { name: "X-Return-Format", description: "What the body is", values: RETURN_FORMATS },
+  { name: "X-Target-Selector", description: "CSS: keep only what it matches" },
+  { name: "X-Remove-Selector", description: "CSS: remove what it matches first" },
+  { name: "X-With-Links-Summary", description: "true: list the page's links after the content" },
+  { name: "X-With-Images-Summary", description: "true: list the page's images after the content" },
+  { name: "X-No-Cache", description: "true: fetch fresh" },
+  { name: "X-Timeout", description: "Deadline in seconds" },
+  {
+    name: "X-Engine",
+    description: "browser renders; direct never does",
+    values: ["browser", "direct"],
+  },
+  { name: "Accept", description: "application/json: Jina's JSON envelope" },
+];
+
 /** What a reader request asks for. */
 export interface ReaderRequest {
   /** The target URL. */

@@ -1,0 +1,281 @@
+/**
+ * `GET /openapi.json`: the service described in OpenAPI 3.1, built from the zod schemas that
+ * validate its requests and shape its answers (the tools' input and output schemas, `/md`'s),
+ * so the document and the routes cannot drift apart. Error answers are listed per status with
+ * every code that status can carry.
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../errors.js";
+import type { Tool } from "../tools/types.js";
+import type { ToolId } from "../values.js";
+import { VERSION } from "../version.js";
+import { SERVICE_ERROR_CODES, statusOf } from "./errors.js";
+import { mdRequestSchema, mdResponseSchema } from "./md.js";
+import { READER_HEADERS } from "./reader.js";
+
+type Json = Record<string, unknown>;
+
+/** What the document is built from: the service's routes as the app mounts them. */
+export interface OpenApiSource {
+  /** `/v1/<route>` → the tool behind it, for the enabled tools only. */
+  v1: Readonly<Record<string, Tool>>;
+  /** Whether every route but `/health` asks for a bearer token. */
+  token: boolean;
+}
+
+/** JSON Schema 2020-12, OpenAPI 3.1's dialect, without the `$schema` line. */
+function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+  }) as Json;
+  return rest;
+}
+
+const ERROR_REF = { $ref: "#/components/schemas/Error" };
+
+/** Every code an answer may carry, by its HTTP status. */
+function codesByStatus(): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  const add = (status: number, code: string) =>
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  for (const code of [...ERROR_CODES, ...SERVICE_ERROR_CODES]) add(statusOf(code), code);
+  // The service's own rate limit; a provider's RATE_LIMITED stays an upstream failure.
+  add(429, "RATE_LIMITED");
+  add(405, "METHOD_NOT_ALLOWED");
+  return byStatus;
+}
+
+/** The error answers of a route, each status with the codes it carries. */
+function errorResponses(statuses: readonly number[]): Json {
+  const byStatus = codesByStatus();
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: `Error: ${(byStatus.get(status) ?? []).join(", ")}`,
+        content: {
+          "application/json": {
+            schema: {
+              allOf: [
+                ERROR_REF,
+                {
+                  properties: {
+                    error: { properties: { code: { enum: byStatus.get(status) ?? [] } } },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** Statuses every route but /health can answer with, before it runs. */
+const GUARD_STATUSES = [401, 403, 413, 429] as const;
+
+/** Statuses of a route that fetches: every library code's, and the guards'. */
+function fetchStatuses(): number[] {
+  return [...new Set([...codesByStatus().keys()])].filter((s) => s !== 405).sort();
+}
+
+function jsonContent(schema: Json): Json {
+  return { "application/json": { schema } };
+}
+
+/**
+ * The OpenAPI document of a service.
+ *
+ * @example
+ * const doc = openApiDocument({ v1: { fetch: fetchTool }, token: false });
+ */
+export function openApiDocument(source: OpenApiSource): Json {
+  const security = source.token ? [{ bearer: [] }] : [];
+  const paths: Json = {
+    "/health": {
+      get: {
+        operationId: "health",
+        summary: "Liveness and version (never needs the token, never rate limited)",
+        security: [],
+        responses: {
+          "200": {
+            description: "The service is up",
+            content: jsonContent({
+              type: "object",
+              properties: { status: { const: "ok" }, version: { type: "string" } },
+              required: ["status", "version"],
+            }),
+          },
+        },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        operationId: "openapi",
+        summary: "This document",
+        responses: {
+          "200": { description: "OpenAPI 3.1", content: jsonContent({ type: "object" }) },
+          ...errorResponses(GUARD_STATUSES),
+        },
+      },
+    },
+  };
+  for (const [route, tool] of Object.entries(source.v1)) {
+    paths[`/v1/${route}`] = {
+      post: {
+        operationId: route,
+        summary: tool.title,
+        description: tool.description,
+        requestBody: {
+          required: true,
+          content: jsonContent(schemaOf(tool.inputSchema, "input")),
+        },
+        responses: {
+          "200": {
+            description: "The result object",
+            content: jsonContent(schemaOf(tool.outputSchema, "output")),
+          },
+          ...errorResponses(fetchStatuses()),
+        },
+      },
+    };
+  }
+  paths["/md"] = {
+    post: {
+      operationId: "md",
+      summary: "Crawl4AI's /md: a page as Markdown, whole, main content, or filtered by a query",
+      requestBody: { required: true, content: jsonContent(schemaOf(mdRequestSchema, "input")) },
+      responses: {
+        "200": {
+          description: "Crawl4AI's answer; X-Webfetch-Filter says which filter ran",
+          headers: { "X-Webfetch-Filter": { schema: { type: "string" } } },
+          content: jsonContent(schemaOf(mdResponseSchema, "output")),
+        },
+        ...errorResponses(fetchStatuses()),
+      },
+    },
+  };
+  paths["/mcp"] = {
+    post: {
+      operationId: "mcp",
+      summary: "MCP over streamable HTTP (stateless, JSON answers): the tools of the service",
+      requestBody: {
+        required: true,
+        content: jsonContent({
+          description: "A JSON-RPC 2.0 message, or a batch of them",
+          oneOf: [{ type: "object" }, { type: "array", items: { type: "object" } }],
+        }),
+      },
+      responses: {
+        "200": { description: "JSON-RPC answers", content: jsonContent({}) },
+        "202": { description: "A notification, accepted" },
+        ...errorResponses([400, ...GUARD_STATUSES]),
+      },
+    },
+    get: {
+      operationId: "mcpStream",
+      summary: "Not served: the MCP endpoint is stateless",
+      responses: errorResponses([405, ...GUARD_STATUSES]),
+    },
+    delete: {
+      operationId: "mcpEnd",
+      summary: "Not served: the MCP endpoint is stateless",
+      responses: errorResponses([405, ...GUARD_STATUSES]),
+    },
+  };
+  paths["/{target}"] = {
+    get: {
+      operationId: "read",
+      summary: "The reader route: the page at `target` (the rest of the path and its query)",
+      description:
+        "Jina Reader's form: GET /https://example.com/a, or /example.com/a for https. The target spans the rest of the path, slashes included.",
+      parameters: [
+        {
+          name: "target",
+          in: "path",
+          required: true,
+          description: "The URL to read, scheme optional (https)",
+          schema: { type: "string" },
+        },
+        ...READER_HEADERS.map((header) => ({
+          name: header.name,
+          in: "header",
+          required: false,
+          description: header.description,
+          schema: header.values ? { enum: [...header.values] } : { type: "string" },
+        })),
+      ],
+      responses: {
+        "200": {
+          description:
+            "The content (Markdown or text, its warnings in X-Webfetch-Warnings as JSON), or with Accept: application/json Jina's envelope",
+          headers: { "X-Webfetch-Warnings": { schema: { type: "string" } } },
+          content: {
+            "text/markdown": { schema: { type: "string" } },
+            "text/plain": { schema: { type: "string" } },
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  code: { const: 200 },
+                  status: { const: 20000 },
+                  data: source.v1.fetch
+                    ? schemaOf(source.v1.fetch.outputSchema, "output")
+                    : { type: "object" },
+                },
+                required: ["code", "status", "data"],
+              },
+            },
+          },
+        },
+        ...errorResponses(fetchStatuses()),
+      },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "webfetch",
+      version: VERSION,
+      description:
+        "Any URL to clean Markdown with metadata, behind an address guard: the webfetch HTTP service.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: "object",
+          properties: {
+            error: {
+              type: "object",
+              properties: {
+                code: { type: "string", enum: [...ERROR_CODES, ...SERVICE_ERROR_CODES] },
+                message: { type: "string" },
+              },
+              required: ["code", "message"],
+            },
+          },
+          required: ["error"],
+        },
+      },
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    },
+    security,
+  };
+}
+
+/** The tools behind `/v1/<route>`, by route, among those the service enabled. */
+export function v1Tools(
+  routes: Readonly<Record<string, ToolId>>,
+  byId: ReadonlyMap<ToolId, Tool>,
+): Record<string, Tool> {
+  return Object.fromEntries(
+    Object.entries(routes).flatMap(([route, id]) => {
+      const tool = byId.get(id);
+      return tool ? [[route, tool]] : [];
+    }),
+  );
+}
