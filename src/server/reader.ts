@@ -1,6 +1,6 @@
 /**
  * The reader route, `GET /<url>`, speaks the headers Jina Reader's users already send: what to
- * return (`X-Return-Format`), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
+ * return (`X-Return-Format`: markdown, text or html), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
  * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`) and the engine
  * (`X-Engine: browser` renders, `direct` never does). Unknown `X-` headers are ignored, as Jina
  * ignores them. A target without a scheme (`/example.com/a`) means https.
@@ -10,8 +10,11 @@ import { LIMITS } from "../limits.js";
 import type { FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
 
-/** The return formats the route serves, by `X-Return-Format`. */
-const RETURN_FORMATS = ["markdown", "text"] as const;
+/**
+ * The return formats the route serves, by `X-Return-Format`. Jina's `html` is the page's HTML;
+ * here it is the clean main-content HTML (no scripts, handlers or unsafe URLs; absolute URLs).
+ */
+const RETURN_FORMATS = ["markdown", "text", "html"] as const;
 
 /** What a reader request asks for. */
 export interface ReaderRequest {

@@ -2,7 +2,13 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { extractText } from "./format.js";
-import { extractModeParam, queryParam, selectorOptions, selectorParams } from "./params.js";
+import {
+  extractModeParam,
+  queryParam,
+  refuseConflicts,
+  selectorOptions,
+  selectorParams,
+} from "./params.js";
 import { extractResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -22,6 +28,7 @@ export const webExtractTool = defineTool({
     }),
   output: extractResultSchema,
   async handle(input, env) {
+    refuseConflicts(input);
     const result = await env.web.extract(input.urls, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),
