@@ -90,7 +90,13 @@ export function oneOf<T extends string>(name: string, value: T, allowed: readonl
 }
 
 /** The options that exclude each other, by their library names. */
-export type ExclusiveField = "prompt" | "query" | "startIndex";
+export type ExclusiveField =
+  | "prompt"
+  | "query"
+  | "startIndex"
+  | "format"
+  | "includeSelectors"
+  | "excludeSelectors";
 
 /** How a surface spells the options that exclude each other: one table per surface. */
 export type ExclusiveNames = Readonly<Record<ExclusiveField, string>>;
@@ -100,7 +106,13 @@ export const LIBRARY_NAMES: ExclusiveNames = {
   prompt: "prompt",
   query: "query",
   startIndex: "startIndex",
+  format: "format",
+  includeSelectors: "includeSelectors",
+  excludeSelectors: "excludeSelectors",
 };
+
+/** Formats whose content is not prose a query or a prompt can read passage by passage. */
+const MARKUP_FORMATS: ReadonlySet<string> = new Set(["html", "raw"]);
 
 /** Why a call's options cannot go together: the option to blame, by its library name. */
 export interface OptionConflict {
@@ -110,12 +122,13 @@ export interface OptionConflict {
 }
 
 /**
- * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
- * can: prompt and query each read the whole page, and one excludes the other. A surface passes
- * its table of names for the message and maps `field` through the same table.
+ * Why a call's options cannot go together, or undefined when they can: prompt and query each
+ * read the whole page, and one excludes the other; both read Markdown or text, so neither takes
+ * the `html` or `raw` format; `raw` is the whole document as served, so it takes no selectors.
+ * A surface passes its table of names for the message and maps `field` through the same table.
  *
  * @example
- * const names = { prompt: "--prompt", query: "--query", startIndex: "--start-index" };
+ * const names = { ...LIBRARY_NAMES, prompt: "--prompt", query: "--query", startIndex: "--start-index" };
  * const conflict = optionConflict({ prompt: "a", query: "b" }, names);
  * // conflict.field === "query", conflict.message === "--prompt and --query cannot be combined"
  */
@@ -124,6 +137,9 @@ export function optionConflict(
     prompt?: string | undefined;
     query?: string | undefined;
     startIndex?: number | undefined;
+    format?: string | undefined;
+    includeSelectors?: readonly string[] | undefined;
+    excludeSelectors?: readonly string[] | undefined;
   },
   names: ExclusiveNames = LIBRARY_NAMES,
 ): OptionConflict | undefined {
@@ -139,6 +155,29 @@ export function optionConflict(
         : undefined;
   if (reader && offset) {
     return { field: "startIndex", message: `${reader}: it takes no ${names.startIndex}` };
+  }
+  const format = call.format;
+  if (format !== undefined && MARKUP_FORMATS.has(format)) {
+    const asker = call.prompt !== undefined ? names.prompt : names.query;
+    if (call.prompt !== undefined || call.query !== undefined) {
+      return {
+        field: "format",
+        message: `${asker} reads the page as Markdown or text: it takes no ${names.format} ${format}`,
+      };
+    }
+  }
+  if (format === "raw") {
+    const selectors = call.includeSelectors?.length
+      ? "includeSelectors"
+      : call.excludeSelectors?.length
+        ? "excludeSelectors"
+        : undefined;
+    if (selectors) {
+      return {
+        field: selectors,
+        message: `${names.format} raw is the whole document as served: it takes no ${names[selectors]}`,
+      };
+    }
   }
   return undefined;
 }

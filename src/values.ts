@@ -3,8 +3,11 @@
  * the CLI's choices and the types all read them here. A leaf module: it imports nothing.
  */
 
-/** Output format of a page's content. */
-export const OUTPUT_FORMATS = ["markdown", "text"] as const;
+/**
+ * Output format of a page's content: Markdown, plain text, the same content as clean HTML, or the
+ * document as served (decoded, not extracted).
+ */
+export const OUTPUT_FORMATS = ["markdown", "text", "html", "raw"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** `main`: the main content only; `full`: the whole page. */

@@ -20,6 +20,7 @@ export type Warning =
   | { kind: "no-passage"; query: string }
   | { kind: "no-room"; maxLength: number }
   | { kind: "prompt-start" }
+  | { kind: "raw-unavailable" }
   | { kind: "empty" };
 
 const count = (n: number, locale: Locale) => n.toLocaleString(locale === "ja" ? "ja-JP" : "en-US");
@@ -73,6 +74,10 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? "プロンプトに一致する部分がなかったため、ページの先頭を返しています"
         : "No passage matched the prompt; returning the start of the page";
+    case "raw-unavailable":
+      return ja
+        ? "PDF にはそのまま返せるテキスト文書がないため、raw では抽出したテキストを返しています"
+        : "A PDF has no text document to return as served; raw gives its extracted text instead";
     case "empty":
       return ja
         ? "ページに抽出できるテキストがありませんでした"

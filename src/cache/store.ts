@@ -33,6 +33,8 @@ export interface CachedPage extends PageMetadata {
   images?: PageImage[];
   /** Limits the conversion stopped at: the content ends before the page does. */
   limits?: LimitHit[];
+  /** `raw` was asked of a PDF, which has no text source: the content is its extracted text. */
+  rawUnavailable?: true;
   /** Why a page that needed a browser was not rendered (`render: "auto"`). */
   notRendered?: string;
   /** The response's validators, for revalidating a stale entry (If-None-Match, If-Modified-Since). */

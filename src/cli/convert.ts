@@ -9,7 +9,7 @@ import { convertHtml } from "../convert/html.js";
 import { WebFetchError } from "../errors.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { EXIT, type GlobalFlags, withNewline } from "./io.js";
-import { type CallFlags, selectorOptions } from "./setup.js";
+import { type CallFlags, refuseConflicts, selectorOptions } from "./setup.js";
 
 interface ConvertFlags
   extends GlobalFlags,
@@ -31,6 +31,7 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
     .addOption(call.excludeSelector)
     .action(
       cli.action<ConvertFlags>(async (flags, [file]) => {
+        refuseConflicts(flags);
         const html = file === "-" ? await readStream(cli.io.stdin) : await readInput(file!);
         const doc = convertHtml(html, {
           ...(flags.url ? { url: flags.url } : {}),

@@ -11,7 +11,7 @@ import { textsFor } from "../tools/texts.js";
 import { createWebFetch } from "../webfetch/index.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
-import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 
 interface ExtractFlags extends CallFlags {
   query?: string;
@@ -46,6 +46,7 @@ async function extractCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
+  refuseConflicts(flags);
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: ExtractOptions = {

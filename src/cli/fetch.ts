@@ -4,8 +4,6 @@
  * the result object (an array of them for several URLs) with --json.
  */
 import { type Command, Option } from "commander";
-import { optionConflict } from "../checks.js";
-import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
@@ -20,7 +18,7 @@ import {
 import { createWebFetch } from "../webfetch/index.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
-import { type CallFlags, callOptions, cliSetup } from "./setup.js";
+import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 import type { CliTexts } from "./texts.js";
 
 interface FetchFlags extends CallFlags {
@@ -82,12 +80,7 @@ async function fetchCommand(
   env: NodeJS.ProcessEnv,
   t: CliTexts,
 ): Promise<number> {
-  const conflict = optionConflict(flags, {
-    prompt: "--prompt",
-    query: "--query",
-    startIndex: "--start-index",
-  });
-  if (conflict) throw new WebFetchError("INVALID_INPUT", conflict.message, { retryable: false });
+  refuseConflicts(flags);
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: FetchOptions = {

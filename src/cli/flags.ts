@@ -83,7 +83,10 @@ export function inSeconds(ms: number): number {
  */
 export function callFlags(parse: FlagParsers, each = "") {
   return {
-    extractMode: new Option("--extract-mode <mode>", "output format").choices(OUTPUT_FORMATS),
+    extractMode: new Option(
+      "--extract-mode <mode>",
+      "output format: markdown (default), text, html (the content as clean HTML) or raw (the document as served)",
+    ).choices(OUTPUT_FORMATS),
     full: new Option("--full", "the whole page, not only the main content"),
     maxLength: new Option(
       "--max-length <n>",

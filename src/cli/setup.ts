@@ -4,7 +4,7 @@
  * file the same way.
  */
 
-import { checkHeader } from "../checks.js";
+import { checkHeader, type ExclusiveNames, optionConflict } from "../checks.js";
 import { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "../config/load.js";
 import type { WebFetchConfig } from "../config/schema.js";
 import { WebFetchError } from "../errors.js";
@@ -103,6 +103,33 @@ export function callOptions(flags: CallFlags): FetchOptions {
     ...(flags.links ? { links: true } : {}),
     ...(flags.images ? { images: true } : {}),
   };
+}
+
+/** The flags' spelling of the library's options that exclude each other. */
+export const FLAG_NAMES: ExclusiveNames = {
+  prompt: "--prompt",
+  query: "--query",
+  startIndex: "--start-index",
+  format: "--extract-mode",
+  includeSelectors: "--include-selector",
+  excludeSelectors: "--exclude-selector",
+};
+
+/** Flags that cannot go together are INVALID_INPUT in the flags' own names, before any fetch. */
+export function refuseConflicts(
+  flags: Partial<CallFlags> & { prompt?: string; query?: string; startIndex?: number },
+): void {
+  const conflict = optionConflict(
+    {
+      prompt: flags.prompt,
+      query: flags.query,
+      startIndex: flags.startIndex,
+      format: flags.extractMode,
+      ...selectorOptions(flags),
+    },
+    FLAG_NAMES,
+  );
+  if (conflict) throw new WebFetchError("INVALID_INPUT", conflict.message, { retryable: false });
 }
 
 /** The CSS selectors of the repeatable selector flags. */

@@ -6,6 +6,7 @@
  * scope the body (extract/selectors) right after parsing, so metadata still reads the whole page.
  */
 
+import { optionConflict } from "../checks.js";
 import { removeFurnitureBlocks } from "../extract/block-model.js";
 import { removeBoilerplate } from "../extract/boilerplate.js";
 import type { DomDocument, DomElement } from "../extract/dom.js";
@@ -20,9 +21,10 @@ import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { applySelectors, type PageSelectors } from "../extract/selectors.js";
 import { documentBaseUrl } from "../extract/url.js";
+import { toHtml } from "../markdown/clean-html.js";
 import { toMarkdown } from "../markdown/serialize.js";
 import { toText } from "../markdown/text.js";
-import type { ExtractMode, OutputFormat } from "../values.js";
+import { type ExtractMode, OUTPUT_FORMATS, type OutputFormat } from "../values.js";
 import type { LimitHit } from "../warnings.js";
 
 /** Options of convertHtml(). */
@@ -30,7 +32,9 @@ export interface ConvertHtmlOptions {
   /** URL of the page: relative links, images and the canonical URL resolve against it. */
   url?: string;
   /**
-   * Output form.
+   * Output form: `"markdown"`, `"text"`, `"html"` (the same content as clean HTML: no scripts,
+   * styles, handlers or unsafe URLs, every URL absolute) or `"raw"` (the HTML as given, with the
+   * metadata and lists still read from it).
    * @default "markdown"
    */
   format?: OutputFormat;
@@ -65,8 +69,9 @@ export interface ConvertedDocument extends PageMetadata {
 }
 
 /**
- * Converts an HTML page to Markdown (or plain text) with its metadata. Never throws on
- * malformed or hostile HTML; input past 5 MB is cut (see MAX_HTML_LENGTH).
+ * Converts an HTML page to Markdown (or plain text, or clean HTML) with its metadata. Never
+ * throws on malformed or hostile HTML; input past 5 MB is cut (see MAX_HTML_LENGTH), except as
+ * the `raw` content, which is the input itself.
  *
  * @example
  * const doc = convertHtml(html, { url: "https://example.com/post" });
@@ -76,12 +81,15 @@ export interface ConvertedDocument extends PageMetadata {
 export function convertHtml(html: string, options: ConvertHtmlOptions = {}): ConvertedDocument {
   if (typeof html !== "string") throw new TypeError("convertHtml: html must be a string");
   const { url, format = "markdown", extract = "main" } = options;
-  if (format !== "markdown" && format !== "text") {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`convertHtml: unknown format ${JSON.stringify(format)}`);
   }
   if (extract !== "main" && extract !== "full") {
     throw new TypeError(`convertHtml: unknown extract mode ${JSON.stringify(extract)}`);
   }
+  const conflict = optionConflict({ format, ...options });
+  if (conflict) throw new RangeError(`convertHtml: ${conflict.message}`);
+  if (format === "raw") return rawHtml(html, options);
 
   const page = parsePage(html, url);
   const { body, metadata, baseUrl, cut } = page;
@@ -92,6 +100,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
   if (body) {
     const render = (root: DomElement) => {
       const renderOptions = baseUrl === undefined ? {} : { baseUrl };
+      if (format === "html") return toHtml(root, renderOptions);
       return format === "text" ? toText(root, renderOptions) : toMarkdown(root, renderOptions);
     };
     const scoped = Boolean(include?.length || exclude?.length);
@@ -101,7 +110,7 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     const parts = roots.map(render);
     if (scoped) {
       keepWholeParts(parts, { html, url, selectors: { include, exclude }, extract, render });
-      content = parts.filter((part) => part !== "").join("\n\n");
+      content = parts.filter((part) => part !== "").join(format === "html" ? "\n" : "\n\n");
     } else {
       content = parts[0]!;
     }
@@ -120,6 +129,25 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
     ...listed,
     ...(cut ? { limits: [cut] } : {}),
   };
+}
+
+/**
+ * The raw form: the HTML as given, with the metadata (and, when asked, the links and images)
+ * read as the Markdown form reads them. Nothing is cut: the fetch already bounded the body.
+ */
+function rawHtml(html: string, options: ConvertHtmlOptions): ConvertedDocument {
+  if (options.links || options.images) {
+    const {
+      content: _content,
+      limits: _limits,
+      ...read
+    } = convertHtml(html, {
+      ...options,
+      format: "markdown",
+    });
+    return { ...read, content: html };
+  }
+  return { content: html, ...parsePage(html, options.url).metadata };
 }
 
 /**

@@ -1,10 +1,13 @@
 /**
- * Convert, by content type: the bytes of a response body become Markdown (or text) plus
- * metadata. The type is sniffed from the bytes (sniff.ts; the header is only a hint), the text
- * decoded by the charset a browser would choose (decode.ts), then each type converted by its own
- * module.
+ * Convert, by content type: the bytes of a response body become Markdown (or text, or clean HTML)
+ * plus metadata. The type is sniffed from the bytes (sniff.ts; the header is only a hint), the
+ * text decoded by the charset a browser would choose (decode.ts), then each type converted by its
+ * own module. `raw` is the decoded text as served, of every type but PDF (which has none: its
+ * text is given, and `rawUnavailable` says so); `html` of a type that is not HTML is its
+ * converted text in one `<pre>` (a PDF's blocks become headings, paragraphs and lists).
  */
 import { WebFetchError } from "../errors.js";
+import { escapeHtml } from "../markdown/clean-html.js";
 import type { ExtractMode, OutputFormat } from "../values.js";
 import { decodeBody } from "./decode.js";
 import { convertFeed } from "./feed.js";
@@ -33,6 +36,8 @@ export interface ConvertedBody extends ConvertedDocument {
   charset?: string;
   /** Page count (PDF only). */
   pages?: number;
+  /** `raw` was asked of a type with no text source (PDF): the content is its extracted text. */
+  rawUnavailable?: true;
 }
 
 /**
@@ -55,7 +60,12 @@ export async function convertBody(
   }
   if (kind === "pdf") {
     // One type for every PDF label (application/x-pdf, octet-stream); a PDF has no charset.
-    return { contentType: "application/pdf", ...(await convertPdf(body, options)) };
+    const pdf = await convertPdf(body, options);
+    return {
+      contentType: "application/pdf",
+      ...pdf,
+      ...(options.format === "raw" ? { rawUnavailable: true as const } : {}),
+    };
   }
   const decodeKind =
     kind === "html"
@@ -65,16 +75,36 @@ export async function convertBody(
         : "other";
   const { text, charset } = decodeBody(body, headerType, decodeKind);
   const base = { contentType: mimeType, charset };
+  if (kind === "html" || kind === "xhtml") return { ...base, ...convertHtml(text, options) };
+  if (options.format === "raw") return { ...base, ...rawMetadata(kind, text), content: text };
+  const converted = convertOther(kind, text, options.url);
+  if (options.format === "html") {
+    const content = converted.content === "" ? "" : `<pre>${escapeHtml(converted.content)}</pre>`;
+    return { ...base, ...converted, content };
+  }
+  return { ...base, ...converted };
+}
+
+/** What a feed says of itself (its title and description), beside its raw text. */
+function rawMetadata(kind: string, text: string): Pick<ConvertedDocument, "title" | "description"> {
+  if (kind !== "feed") return {};
+  try {
+    const { title, description } = convertFeed(text);
+    return { ...(title ? { title } : {}), ...(description ? { description } : {}) };
+  } catch {
+    return {}; // a feed that does not parse is still its own text
+  }
+}
+
+/** A type that is not HTML or PDF, converted as Markdown (feeds) or as its own text. */
+function convertOther(kind: string, text: string, url: string): ConvertedDocument {
   switch (kind) {
-    case "html":
-    case "xhtml":
-      return { ...base, ...convertHtml(text, options) };
     case "json":
-      return { ...base, content: convertJson(text) };
+      return { content: convertJson(text) };
     case "feed":
-      return { ...base, ...convertFeed(text, { url: options.url }) };
+      return convertFeed(text, { url });
     default:
       // markdown, text, csv and other XML are returned as they are.
-      return { ...base, content: convertText(text) };
+      return { content: convertText(text) };
   }
 }

@@ -1,5 +1,5 @@
 /**
- * PDF → Markdown or plain text with metadata: the text of every page, read with pdf.js (through
+ * PDF → Markdown, plain text or clean HTML with metadata: the text of every page, read with pdf.js (through
  * unpdf) and laid out again from positions and font sizes. Lines become paragraphs where the
  * vertical gap says so, words hyphenated at a line end are joined, and short lines set clearly
  * larger than the body text become headings. unpdf is loaded on the first PDF, never when this
@@ -10,7 +10,8 @@ import type { getDocumentProxy } from "unpdf";
 import { WebFetchError } from "../errors.js";
 import { normalizeDate } from "../extract/date.js";
 import type { PageMetadata } from "../extract/metadata.js";
-import type { OutputFormat } from "../values.js";
+import { escapeHtml } from "../markdown/clean-html.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "../values.js";
 import type { LimitHit } from "../warnings.js";
 
 /** Pages read at most; a longer document is cut, and its content says so. */
@@ -21,7 +22,8 @@ export const MAX_PDF_CHARS = 2_000_000;
 /** Options of convertPdf(). */
 export interface ConvertPdfOptions {
   /**
-   * Output form.
+   * Output form. `"html"` gives headings, paragraphs and lists as HTML; `"raw"` gives the text
+   * form, since a PDF has no text document to return as it is.
    * @default "markdown"
    */
   format?: OutputFormat;
@@ -172,7 +174,7 @@ export async function convertPdf(
   options: ConvertPdfOptions = {},
 ): Promise<ConvertedPdf> {
   const { format = "markdown" } = options;
-  if (format !== "markdown" && format !== "text") {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`convertPdf: unknown format ${JSON.stringify(format)}`);
   }
   const { getDocumentProxy: open } = await import("unpdf");
@@ -199,7 +201,13 @@ export async function convertPdf(
     if (lines.length === 0 && doc.numPages > 0) {
       notes.push("[This PDF has no text layer; its pages may be scanned images.]");
     }
-    const content = [render(toBlocks(lines), format), ...notes].filter(Boolean).join("\n\n");
+    const blocks = toBlocks(lines);
+    const content =
+      format === "html"
+        ? [renderHtml(blocks), ...notes.map((note) => `<p>${escapeHtml(note)}</p>`)]
+            .filter(Boolean)
+            .join("\n")
+        : [render(blocks, format), ...notes].filter(Boolean).join("\n\n");
     return { content, ...metadata, pages: doc.numPages, ...(limits ? { limits } : {}) };
   } finally {
     await doc.destroy().catch(() => undefined);
@@ -394,7 +402,32 @@ function joinLines(lines: readonly Line[]): string {
   return text.replace(/\u00ad/g, "");
 }
 
-/** The blocks as Markdown or text: blank lines between blocks, one line per item of a list. */
+/**
+ * The blocks as clean HTML: headings, paragraphs, and bulleted items in lists (a numbered item
+ * keeps its number as a paragraph, as the other forms keep it as text).
+ */
+function renderHtml(blocks: readonly Block[]): string {
+  const out: string[] = [];
+  let inList = false;
+  for (const block of blocks) {
+    const text = joinLines(block.lines);
+    const bullet = block.kind === "item" && BULLET.test(text);
+    if (bullet !== inList) out.push(bullet ? "<ul>" : "</ul>");
+    inList = bullet;
+    if (bullet) out.push(`<li>${escapeHtml(text.replace(BULLET, ""))}</li>`);
+    else if (block.kind === "heading") {
+      const tag = `h${block.level ?? 1}`;
+      out.push(`<${tag}>${escapeHtml(text)}</${tag}>`);
+    } else out.push(`<p>${escapeHtml(text)}</p>`);
+  }
+  if (inList) out.push("</ul>");
+  return out.join("\n");
+}
+
+/**
+ * The blocks as Markdown or text: blank lines between blocks, one line per item of a list. A
+ * PDF has no text document of its own, so `raw` is the text form.
+ */
 function render(blocks: readonly Block[], format: OutputFormat): string {
   let out = "";
   let prevList: string | undefined;
@@ -402,7 +435,7 @@ function render(blocks: readonly Block[], format: OutputFormat): string {
     const text = joinLines(block.lines);
     const list = block.kind !== "item" ? undefined : BULLET.test(text) ? "bullet" : "number";
     let rendered: string;
-    if (format === "text" || list === "number") rendered = text;
+    if (format === "text" || format === "raw" || list === "number") rendered = text;
     else if (block.kind === "heading") rendered = `${"#".repeat(block.level ?? 1)} ${text}`;
     else if (list === "bullet") rendered = `- ${escapeStart(text.replace(BULLET, ""))}`;
     else rendered = escapeStart(text);

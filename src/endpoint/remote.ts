@@ -49,8 +49,9 @@ export async function fetchRemote(
   context: RemoteContext,
 ): Promise<Omit<CachedPage, "url">> {
   try {
-    // /v1/fetch has no parameter for the whole page; Crawl4AI's `raw` filter is that.
-    if (endpoint.kind === "webfetch" && call.extract === "main") {
+    // /v1/fetch has no parameter for the whole page; Crawl4AI's `raw` filter is that. The raw
+    // format is the whole document whatever the extract mode, and only /v1/fetch gives it.
+    if (endpoint.kind === "webfetch" && (call.extract === "main" || call.format === "raw")) {
       return await viaV1(endpoint, url, call, context);
     }
     return await viaMd(endpoint, url, call, context);

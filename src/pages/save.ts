@@ -10,13 +10,24 @@ import type { OutputFormat } from "../values.js";
 /** Characters a host may keep in a file name; the rest become `_`. */
 const UNSAFE_NAME = /[^a-z0-9.-]+/g;
 
-/** Writes `content` and returns the file's path: `<dir>/<host>-<id>.md` (or `.txt`). */
+/**
+ * File name extension by format. The raw source is saved as text, so a page's own scripts never
+ * run from a file opened by mistake; clean HTML has none.
+ */
+const EXTENSIONS: Readonly<Record<OutputFormat, string>> = {
+  markdown: "md",
+  text: "txt",
+  html: "html",
+  raw: "txt",
+};
+
+/** Writes `content` and returns the file's path: `<dir>/<host>-<id>.md` (`.txt`, `.html`). */
 export async function savePage(
   dir: string,
   page: { id: string; finalUrl: string; format: OutputFormat; content: string },
 ): Promise<string> {
   const host = new URL(page.finalUrl).hostname.toLowerCase().replace(UNSAFE_NAME, "_");
-  const path = join(resolve(dir), `${host}-${page.id}.${page.format === "text" ? "txt" : "md"}`);
+  const path = join(resolve(dir), `${host}-${page.id}.${EXTENSIONS[page.format]}`);
   await mkdir(dir, { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, page.content, "utf8");

@@ -15,7 +15,7 @@ import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
-import type { ToolId } from "../values.js";
+import type { OutputFormat, ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
 import { bearerAuth } from "./auth.js";
@@ -154,8 +154,14 @@ export function createApp(options: AppOptions): Hono {
     const warnings = page.warnings?.length
       ? { "X-Webfetch-Warnings": asciiJson(page.warnings) }
       : {};
-    const type = page.format === "text" ? "text/plain" : "text/markdown";
-    return c.body(readerBody(page), 200, { "Content-Type": `${type}; charset=utf-8`, ...warnings });
+    const type = CONTENT_TYPES[page.format];
+    // HTML from another site is served on this origin: the browser is told to run none of it.
+    const sandbox = page.format === "html" ? HTML_SANDBOX : {};
+    return c.body(readerBody(page), 200, {
+      "Content-Type": `${type}; charset=utf-8`,
+      ...sandbox,
+      ...warnings,
+    });
   });
 
   app.notFound((c) => errorResponse(c, "NOT_FOUND", `No route ${c.req.method} ${c.req.path}`));
@@ -167,6 +173,20 @@ export function createApp(options: AppOptions): Hono {
   });
   return app;
 }
+
+/** The reader route's Content-Type by format (raw is not one of its formats, but is text). */
+const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  markdown: "text/markdown",
+  text: "text/plain",
+  html: "text/html",
+  raw: "text/plain",
+};
+
+/** Headers that keep served HTML inert: no script, no plugin, no request it could make. */
+const HTML_SANDBOX = {
+  "Content-Security-Policy": "sandbox; default-src 'none'; img-src https: http:",
+  "X-Content-Type-Options": "nosniff",
+} as const;
 
 /** A body that is not JSON: the client's mistake, answered 400. */
 class BadRequest extends Error {}

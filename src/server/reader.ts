@@ -1,6 +1,6 @@
 /**
  * The reader route, `GET /<url>`, speaks the headers Jina Reader's users already send: what to
- * return (`X-Return-Format`), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
+ * return (`X-Return-Format`: markdown, text or html), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
  * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`), the engine
  * (`X-Engine: browser` renders, `direct` never does) and the page's links and images listed
  * after the content (`X-With-Links-Summary`, `X-With-Images-Summary`). Unknown `X-` headers are
@@ -12,8 +12,11 @@ import type { FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
 import { bare } from "../tools/format.js";
 
-/** The return formats the route serves, by `X-Return-Format`. */
-const RETURN_FORMATS = ["markdown", "text"] as const;
+/**
+ * The return formats the route serves, by `X-Return-Format`. Jina's `html` is the page's HTML;
+ * here it is the clean main-content HTML (no scripts, handlers or unsafe URLs; absolute URLs).
+ */
+const RETURN_FORMATS = ["markdown", "text", "html"] as const;
 
 /** The headers the route reads, as its OpenAPI document lists them. */
 export const READER_HEADERS: readonly {
@@ -104,10 +107,12 @@ export function jinaEnvelope(result: FetchResult): {
 }
 
 /**
- * The route's plain body: the content, then the links and images when asked for, under Jina's
- * own headings (`Links/Buttons:`, `Images:`) so its users' parsers find them.
+ * The route's plain body: the content, then (Markdown or text) the links and images when asked
+ * for, under Jina's own headings (`Links/Buttons:`, `Images:`) so its users' parsers find them.
  */
 export function readerBody(page: FetchResult): string {
+  // HTML is a document of its own: nothing is appended to it (the JSON envelope carries lists).
+  if (page.format === "html") return page.content;
   const parts = [page.content];
   if (page.links?.length) {
     parts.push(

@@ -1,6 +1,7 @@
 /** Input parameters several tools share: snake_case as agent tools name them, LIMITS's bounds. */
 import { z } from "zod";
-import type { ExclusiveNames } from "../checks.js";
+import { type ExclusiveNames, optionConflict } from "../checks.js";
+import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { OUTPUT_FORMATS, SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
 import type { Texts } from "./texts.js";
@@ -58,7 +59,40 @@ export const PARAM_NAMES: ExclusiveNames = {
   prompt: "prompt",
   query: "query",
   startIndex: "start_index",
+  format: "extract_mode",
+  includeSelectors: "include_selectors",
+  excludeSelectors: "exclude_selectors",
 };
+
+/**
+ * Parameters that cannot go together are INVALID_INPUT named by the parameter to change, as
+ * schema errors are (`param: problem`).
+ */
+export function refuseConflicts(input: {
+  prompt?: string | undefined;
+  query?: string | undefined;
+  start_index?: number | undefined;
+  extract_mode?: string | undefined;
+  include_selectors?: string[] | undefined;
+  exclude_selectors?: string[] | undefined;
+}): void {
+  const conflict = optionConflict(
+    {
+      prompt: input.prompt,
+      query: input.query,
+      startIndex: input.start_index,
+      format: input.extract_mode,
+      ...selectorOptions(input),
+    },
+    PARAM_NAMES,
+  );
+  if (conflict) {
+    const param = PARAM_NAMES[conflict.field];
+    throw new WebFetchError("INVALID_INPUT", `${param}: ${conflict.message}`, {
+      retryable: false,
+    });
+  }
+}
 
 /** CSS selectors scoping the page (web_fetch, web_extract). */
 export const selectorParams = (t: Texts) => {

@@ -235,7 +235,8 @@ const en: Texts = {
     agent_prompt: "What to find out or extract from the page",
     description: "A short description of the task, 3 to 5 words",
     query: "Keep only the passages of the page relevant to this query",
-    extract_mode: 'Output format: "markdown" (default) or "text"',
+    extract_mode:
+      'Output format: "markdown" (default), "text", "html" (the same main content as clean HTML: no scripts, styles or event handlers, absolute URLs) or "raw" (the document as served, not extracted; a PDF gives its text). query and prompt read Markdown or text only',
     max_length: (n) => `Characters of content to return (default ${n})`,
     start_index: "Character offset to start from, to continue a cut page (default 0)",
     include_selectors:
@@ -399,7 +400,8 @@ const ja: Texts = {
     agent_prompt: "ページから調べたり抽出したりする内容",
     description: "タスクの短い説明（3〜5語）",
     query: "このクエリに関係する部分だけを残す",
-    extract_mode: '出力形式: "markdown"（既定）または "text"',
+    extract_mode:
+      '出力形式: "markdown"（既定）、"text"、"html"（同じ本文をクリーンな HTML で。スクリプト・スタイル・イベントハンドラなし、URL は絶対）、"raw"（配信されたままの文書。抽出しない。PDF はテキスト）。query と prompt は markdown と text でのみ使えます',
     max_length: (n) => `返す本文の文字数（既定 ${n}）`,
     start_index: "読み始める文字位置。切られたページの続きを読むときに使う（既定 0）",
     include_selectors:

@@ -7,6 +7,7 @@ import {
   listOptions,
   listParams,
   queryParam,
+  refuseConflicts,
   selectorOptions,
   selectorParams,
 } from "./params.js";
@@ -30,6 +31,7 @@ export const webExtractTool = defineTool({
     }),
   output: extractResultSchema,
   async handle(input, env) {
+    refuseConflicts(input);
     const result = await env.web.extract(input.urls, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),

@@ -1,16 +1,14 @@
 /** web_fetch: one page as text for the model + the result object. */
 import { z } from "zod";
-import { optionConflict } from "../checks.js";
-import { WebFetchError } from "../errors.js";
 import { pageText } from "./format.js";
 import {
   extractModeParam,
   lengthParam,
   listOptions,
   listParams,
-  PARAM_NAMES,
   promptParam,
   queryParam,
+  refuseConflicts,
   selectorOptions,
   selectorParams,
   startIndexParam,
@@ -35,17 +33,7 @@ export const webFetchTool = defineTool({
     }),
   output: fetchResultSchema,
   async handle(input, env) {
-    const conflict = optionConflict(
-      { prompt: input.prompt, query: input.query, startIndex: input.start_index },
-      PARAM_NAMES,
-    );
-    // Named by the parameter to change, as schema errors are (`param: problem`).
-    if (conflict) {
-      const param = PARAM_NAMES[conflict.field];
-      throw new WebFetchError("INVALID_INPUT", `${param}: ${conflict.message}`, {
-        retryable: false,
-      });
-    }
+    refuseConflicts(input);
     const result = await env.web.fetch(input.url, {
       ...(input.extract_mode ? { format: input.extract_mode } : {}),
       ...(input.query === undefined ? {} : { query: input.query }),

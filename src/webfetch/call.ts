@@ -59,7 +59,11 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
   const viaTavily = call.via === "tavily";
   const remote = viaTavily ? undefined : resolved.endpoint;
   return {
-    format: call.format ?? resolved.format,
+    format:
+      call.format ??
+      (call.query !== undefined || call.prompt !== undefined
+        ? proseFormat(resolved.format)
+        : resolved.format),
     extract: call.extract ?? resolved.extract,
     maxLength: call.maxLength ?? resolved.maxLength,
     startIndex: call.startIndex ?? 0,
@@ -80,6 +84,14 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
     ...(call.excludeSelectors?.length ? { excludeSelectors: call.excludeSelectors } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
   };
+}
+
+/**
+ * The format a reader of passages takes when the call names none: the instance's, unless that is
+ * `html` or `raw`, which a query or a prompt cannot read; then Markdown.
+ */
+export function proseFormat(format: OutputFormat): OutputFormat {
+  return format === "html" || format === "raw" ? "markdown" : format;
 }
 
 /** Programmer errors in per-call options throw at once, before any network work. */

@@ -130,10 +130,12 @@ export function directSource(resources: Resources): PageSource {
         fetchedAt: new Date().toISOString(),
       };
       const mode = call.render;
+      // `raw` is the document as served: only `render: "always"` gives the browser's instead.
       const shell =
         isHtml(converted.contentType) &&
         mode !== "always" &&
-        looksLikeAppShell(raw.body, converted.content);
+        call.format !== "raw" &&
+        looksLikeAppShell(raw.body, readableText(converted.content, call.format));
       if (mode === "always" || (mode === "auto" && shell)) {
         const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
         // `auto` keeps the static result unless the browser found more.
@@ -160,6 +162,14 @@ export function directSource(resources: Resources): PageSource {
       };
     },
   };
+}
+
+/** Markup tags, left out when the clean HTML's text is measured. */
+const TAG = /<[^>]*>/g;
+
+/** The text of converted content a reader sees: clean HTML without its tags. */
+function readableText(content: string, format: ResolvedCall["format"]): string {
+  return format === "html" ? content.replace(TAG, " ") : content;
 }
 
 /** HTML types, the ones a browser can render. */

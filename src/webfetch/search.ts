@@ -14,7 +14,7 @@ import { runSearch } from "../search/run.js";
 import type { SearchProvider, SearchResponse } from "../search/types.js";
 import { checkQuery, checkSearch } from "../search/validate.js";
 import { tokenCounter } from "../shape/tokens.js";
-import { resolveCall } from "./call.js";
+import { proseFormat, resolveCall } from "./call.js";
 import type { PageLoader } from "./loader.js";
 import { logOutcome } from "./outcome.js";
 import type { Resources } from "./resources.js";
@@ -81,7 +81,12 @@ export class Search {
     // The pages come through the whole pipeline, concurrently; one that fails leaves its snippet.
     const pages = await Promise.all(
       search.results.map((result) => {
-        const call = { timeout: Math.max(1, deadline.remaining()), signal: deadline.signal };
+        // Passages are packed from Markdown or text, whatever the instance's own format.
+        const call = {
+          format: proseFormat(resolved.format),
+          timeout: Math.max(1, deadline.remaining()),
+          signal: deadline.signal,
+        };
         return this.#loader
           .withPage(
             result.url,

@@ -43,6 +43,7 @@ export function remoteSource(
   return {
     async load(target, call, _stale, deadline) {
       refuseSelectors(call, "the remote fetch service");
+      refuseFormat(call, endpoint);
       const remote = await fetchRemote(
         endpoint,
         target.url.href,
@@ -66,6 +67,7 @@ export function tavilySource(resources: Resources): PageSource {
   return {
     async load(target, call, _stale, deadline) {
       refuseSelectors(call, "Tavily's extract API");
+      refuseFormat(call, undefined);
       const { resolved } = resources;
       const extracted = await tavilyExtract(target.url.href, call.format, {
         ...tavilySettings(resources.searchSettings),
@@ -90,6 +92,32 @@ export function tavilySource(resources: Resources): PageSource {
       };
     },
   };
+}
+
+/**
+ * The `html` and `raw` formats need a page converted here, or by a webfetch service, which takes
+ * the format (its `html` only of the main content: it has no parameter for the whole page).
+ * Tavily's extract API (`endpoint` undefined) and a Crawl4AI endpoint give Markdown or text only.
+ */
+function refuseFormat(
+  call: ResolvedCall,
+  endpoint: Resources["resolved"]["endpoint"] | undefined,
+): void {
+  if (call.format !== "html" && call.format !== "raw") return;
+  const where =
+    endpoint === undefined
+      ? "Tavily's extract API"
+      : endpoint.kind !== "webfetch"
+        ? "a Crawl4AI endpoint"
+        : call.format === "html" && call.extract === "full"
+          ? "a webfetch service with extract full"
+          : undefined;
+  if (where === undefined) return;
+  throw new WebFetchError(
+    "INVALID_INPUT",
+    `format ${call.format} needs the page converted here or by a webfetch service, not by ${where}`,
+    { retryable: false },
+  );
 }
 
 /** Selectors, links and images need the page's elements, which only a page converted here has. */

@@ -98,6 +98,7 @@ function pageWarnings(
   focus: { query: string; matched: number; returned: number; maxLength: number } | undefined,
 ): Warning[] {
   const warnings = limitWarnings(page.limits);
+  if (page.rawUnavailable) warnings.push({ kind: "raw-unavailable" });
   if (page.notRendered === RENDER_OFF) warnings.push({ kind: "render-off" });
   else if (page.notRendered) warnings.push({ kind: "not-rendered", reason: page.notRendered });
   if (page.content.trim() === "") {

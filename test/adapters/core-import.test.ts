@@ -70,6 +70,6 @@ describe("entry points", () => {
     );
     expect(
       [...packagesReachable("adapters/langchain.ts", true)].filter((p) => PEERS.test(p)),
-    ).toEqual(["@langchain/core/tools"]);
+    ).toEqual(["@langchain/core/messages", "@langchain/core/tools"]);
   });
 });

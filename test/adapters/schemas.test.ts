@@ -107,7 +107,7 @@ describe("adapter options", () => {
     expect(properties.url).toEqual({ type: "string", description: expect.any(String) });
     expect(properties.extract_mode).toMatchObject({
       type: ["string", "null"],
-      enum: ["markdown", "text", null],
+      enum: ["markdown", "text", "html", "raw", null],
     });
     expect(properties.max_length).toMatchObject({
       type: ["integer", "null"],

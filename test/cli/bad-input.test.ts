@@ -61,7 +61,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
   });
 
   it.each([
-    ["fetch", "--extract-mode", "html"],
+    ["fetch", "--extract-mode", "xml"],
     ["fetch", "--redirects", "foo"],
     ["fetch", "--render", "sometimes"],
     ["fetch", "--locale", "fr"],
@@ -75,7 +75,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
     ["fetch", "--max-age", "-1"],
     ["fetch", "--max-redirects", "-1"],
     ["fetch", "--endpoint-kind", "other"],
-    ["extract", "--extract-mode", "html"],
+    ["extract", "--extract-mode", "xml"],
     ["extract", "--max-length", "0"],
     ["extract", "--timeout", "1e9"],
   ])("%s %s %j exits 2", async (command, flag, value) => {
@@ -97,7 +97,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
     [["context", "x", "--timeout", "1e9"]],
     [["serve", "--port", "70000"]],
     [["tools", "--format", "xml"]],
-    [["convert", "-", "--extract-mode", "html"]],
+    [["convert", "-", "--extract-mode", "xml"]],
     [["convert", "-", "--url", "not a url"]],
     [["convert", "-", "--url", "ftp://example.com/"]],
   ])("%j exits 2", async (args) => {

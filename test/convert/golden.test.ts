@@ -1,6 +1,7 @@
 /**
  * Golden tests for convertHtml: each folder of test/fixtures/html/ holds an input page and the
- * expected Markdown, plain text and metadata, which are the spec a reviewer reads. Run with
+ * expected Markdown, plain text and metadata, which are the spec a reviewer reads; a case whose
+ * options say `"html": true` also holds the expected clean HTML. Run with
  * UPDATE_FIXTURES=1 (`npm run fixtures:update`) to rewrite the expected files from the current
  * output, then review the diff.
  */
@@ -16,8 +17,12 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/html/", import.meta.url));
 /** Set to rewrite expected files instead of comparing. */
 const UPDATE = process.env.UPDATE_FIXTURES === "1";
 
-/** Optional per-case `options.json`: the page URL, extract mode and CSS selectors. */
+/**
+ * Optional per-case `options.json`: the page URL, extract mode, CSS selectors, and whether the
+ * case checks the clean HTML form too.
+ */
 interface CaseOptions {
+  html?: boolean;
   url?: string;
   extract?: "main" | "full";
   includeSelectors?: string[];
@@ -51,11 +56,15 @@ describe("convertHtml golden fixtures", () => {
 
       const { content: markdown, ...metadata } = convertHtml(html, options);
       const { content: text } = convertHtml(html, { ...options, format: "text" });
-      const actual = {
+      const actual: Record<string, string> = {
         "expected.md": `${markdown}\n`,
         "expected.txt": `${text}\n`,
         "expected.json": `${JSON.stringify(metadata, null, 2)}\n`,
       };
+      if (caseOptions.html) {
+        const { content: clean } = convertHtml(html, { ...options, format: "html" });
+        actual["expected.html"] = `${clean}\n`;
+      }
 
       for (const [file, content] of Object.entries(actual)) {
         const path = join(dir, file);

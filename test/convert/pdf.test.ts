@@ -350,6 +350,20 @@ describe("PDF: through the pipeline", () => {
     expect(r.pages).toBe(2);
   });
 
+  it("gives its text as raw, with a warning that a PDF has no text source", async () => {
+    const raw = await t.web.fetch(url("/report.pdf"), { format: "raw" });
+    const text = await t.web.fetch(url("/report.pdf"), { format: "text" });
+    expect(raw.format).toBe("raw");
+    expect(raw.content).toBe(text.content);
+    expect(raw.warnings).toEqual([
+      "A PDF has no text document to return as served; raw gives its extracted text instead",
+    ]);
+    expect(text.warnings).toBeUndefined();
+    const html = await t.web.fetch(url("/report.pdf"), { format: "html" });
+    expect(html.content).toMatch(/^<h1>Annual Report<\/h1>\n<p>This report describes/);
+    expect(html.warnings).toBeUndefined();
+  });
+
   it("fails a damaged PDF with PARSE_ERROR from the conversion thread", async () => {
     const error = await failure(t.web.fetch(url("/broken.pdf")));
     expect(error.code).toBe("PARSE_ERROR");

@@ -76,7 +76,7 @@ describe("request headers a caller supplies", () => {
 
 describe("option values outside their type", () => {
   it.each<[string, FetchOptions]>([
-    ["format", { format: "html" as "text" }],
+    ["format", { format: "xml" as "text" }],
     ["extract", { extract: "article" as "main" }],
     ["redirects", { redirects: "sometimes" as "follow" }],
     ["robots", { robots: "maybe" as "ignore" }],
@@ -95,7 +95,7 @@ describe("option values outside their type", () => {
   });
 
   it.each<[string, WebFetchOptions]>([
-    ["format", { format: "html" as "text" }],
+    ["format", { format: "xml" as "text" }],
     ["extract", { extract: "article" as "main" }],
     ["redirects", { redirects: "sometimes" as "follow" }],
     ["robots", { robots: "maybe" as "ignore" }],

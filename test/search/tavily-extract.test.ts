@@ -91,6 +91,18 @@ describe("extract via Tavily", () => {
     expect(api.requests).toHaveLength(1);
   });
 
+  it("refuses the html and raw formats before asking Tavily", async () => {
+    tavily();
+    for (const format of ["html", "raw"] as const) {
+      const error = await failure(web.fetch("https://docs.example/f", { via: "tavily", format }));
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.message).toBe(
+        `format ${format} needs the page converted here or by a webfetch service, not by Tavily's extract API`,
+      );
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+
   it("needs a key: INVALID_INPUT naming TAVILY_API_KEY; a bad via is a RangeError", async () => {
     const t = testWeb(undefined, { search: { env: {} } });
     const error = await failure(t.web.fetch("https://docs.example/e", { via: "tavily" }));
