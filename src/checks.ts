@@ -111,7 +111,8 @@ export interface OptionConflict {
 
 /**
  * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
- * can: prompt and query each read the whole page, and one excludes the other. A surface passes
+ * can: prompt and query each read the whole page, and one excludes the other. With a `schema`,
+ * the prompt is the instruction for filling it and excludes nothing. A surface passes
  * its table of names for the message and maps `field` through the same table.
  *
  * @example
@@ -124,15 +125,18 @@ export function optionConflict(
     prompt?: string | undefined;
     query?: string | undefined;
     startIndex?: number | undefined;
+    schema?: unknown;
   },
   names: ExclusiveNames = LIBRARY_NAMES,
 ): OptionConflict | undefined {
   const offset = call.startIndex !== undefined && call.startIndex > 0;
-  if (call.prompt !== undefined && call.query !== undefined) {
+  // Beside a schema, a prompt only instructs the model that fills it: the content stays the page's.
+  const prompt = call.schema === undefined ? call.prompt : undefined;
+  if (prompt !== undefined && call.query !== undefined) {
     return { field: "query", message: `${names.prompt} and ${names.query} cannot be combined` };
   }
   const reader =
-    call.prompt !== undefined
+    prompt !== undefined
       ? `${names.prompt} reads the whole page`
       : call.query !== undefined
         ? `${names.query} selects passages from the whole page`

@@ -10,6 +10,7 @@ import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
 import { checkHeader, checkTimeout, oneOf, positiveInt, productToken } from "./checks.js";
 import { LIMITS } from "./limits.js";
+import type { DataSchema } from "./llm/schema.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
@@ -107,6 +108,14 @@ export interface FetchOptions {
   links?: boolean;
   /** Adds `images`: the page's images, `{ url, alt }`, each once, at most 300. @default false */
   images?: boolean;
+  /**
+   * Adds `data`: the configured model (`llm`) fills this JSON Schema (or zod 4 schema) from the
+   * page, `prompt` being then an instruction on what to extract. The reply is validated (ajv, or
+   * zod for a zod schema); a reply that fails gets one repair, then `MODEL_OUTPUT_INVALID`.
+   * `content` stays the page's content, paged as usual. Needs a model: without one,
+   * `INVALID_INPUT` naming the `llm` settings. At most 20,000 characters as JSON.
+   */
+  schema?: DataSchema;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }

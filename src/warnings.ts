@@ -20,6 +20,7 @@ export type Warning =
   | { kind: "no-passage"; query: string }
   | { kind: "no-room"; maxLength: number }
   | { kind: "prompt-start" }
+  | { kind: "model-input-cut" }
   | { kind: "empty" };
 
 const count = (n: number, locale: Locale) => n.toLocaleString(locale === "ja" ? "ja-JP" : "en-US");
@@ -73,6 +74,10 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? "プロンプトに一致する部分がなかったため、ページの先頭を返しています"
         : "No passage matched the prompt; returning the start of the page";
+    case "model-input-cut":
+      return ja
+        ? "ページがモデルの入力上限（llm.max_input_tokens）を超えるため、モデルはタスクに最も関連する部分だけを読みました。data にはページの残りの部分の内容が欠けている可能性があります"
+        : "The page is longer than the model's input budget (llm.max_input_tokens): the model read only its parts most relevant to the task, so data may miss what the rest of the page holds";
     case "empty":
       return ja
         ? "ページに抽出できるテキストがありませんでした"

@@ -66,6 +66,7 @@ export const fetchResultSchema = z.looseObject({
   prompt: text(),
   model: text(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  data: z.unknown().optional(),
   inputTruncated: z.boolean().optional(),
   note: text(),
   warnings: z.array(z.string()).optional(),

@@ -287,6 +287,8 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   AUTH_ERROR: () => "認証に失敗しました",
   RATE_LIMITED: () => "リクエストが多すぎます。しばらくしてから再度お試しください",
   PROVIDER_ERROR: (e) => `プロバイダーでエラーが発生しました: ${e.message}`,
+  MODEL_OUTPUT_INVALID: (e) =>
+    `モデルの出力がスキーマに合いませんでした（修正を1回依頼した後も）: ${e.message}`,
   INTERNAL_ERROR: (e) => `内部エラーが発生しました: ${e.message}`,
 };
 
