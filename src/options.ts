@@ -127,7 +127,7 @@ export type CacheStoreKind = "memory" | "sqlite" | "redis";
 export type ExtractVia = "fetch" | "tavily";
 
 /**
- * The model that answers `prompt` and runs `web_fetch_agent`. Its endpoint
+ * The model that answers `prompt`, fills `schema` and runs `web_fetch_agent`. Its endpoint
  * is operator-configured, so it does not pass the address guard.
  */
 export interface LlmSettings {
@@ -372,7 +372,7 @@ export interface WebFetchOptions {
   endpointFilter?: EndpointFilter;
   /** Search providers for `search()` and `context()`. @default from the environment (see SearchSettings) */
   search?: SearchSettings;
-  /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
+  /** The model for `prompt`, `schema` and `web_fetch_agent`. @default none: `prompt` returns passages, `schema` is refused */
   llm?: LlmSettings;
 }
 

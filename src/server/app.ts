@@ -11,10 +11,12 @@ import { positiveInt } from "../checks.js";
 import { isWebFetchError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
+import type { FetchOptions } from "../options.js";
 import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
+import { webFetchTool } from "../tools/web-fetch.js";
 import type { ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
@@ -111,7 +113,10 @@ export function createApp(options: AppOptions): Hono {
     const id = V1_ROUTES[c.req.param("route")];
     const tool = id && byId.get(id);
     if (!tool) return errorResponse(c, "NOT_FOUND", `No route POST ${c.req.path}`);
-    const result = await tool.call(await jsonBody(c), { signal: c.req.raw.signal });
+    const body = await jsonBody(c);
+    const result = await withSchema(tool, body, toolOptions).call(body, {
+      signal: c.req.raw.signal,
+    });
     if (!result.isError) return c.json(result.structured);
     const { error } = result.structured as { error: { code: string; message: string } };
     return c.json({ error }, statusOf(error.code));
@@ -175,6 +180,25 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  * cross-origin without asking, but not JSON, so this keeps pages in a browser from driving a
  * token-less local service.
  */
+/**
+ * `/v1/fetch`'s tool for a body with `schema` (a JSON Schema object): web_fetch over the same
+ * instance with the schema added to its fetch, so the result gains `data`. web_fetch itself
+ * takes no schema (an agent has web_fetch_structured); any other body keeps the tool as it is.
+ */
+function withSchema(tool: Tool, body: unknown, options: AppOptions & { logger: Logger }): Tool {
+  if (tool.id !== "web_fetch" || typeof body !== "object" || body === null) return tool;
+  if (!("schema" in body) || body.schema === undefined) return tool;
+  const { schema } = body;
+  const { web } = options;
+  const scoped: WebFetch = {
+    ...web,
+    fetch: (url, fetchOptions) =>
+      web.fetch(url, { ...fetchOptions, schema: schema as NonNullable<FetchOptions["schema"]> }),
+  };
+  const [bound] = createTools({ ...options, web: scoped, specs: [webFetchTool] });
+  return bound ?? tool;
+}
+
 async function jsonBody(c: Context): Promise<unknown> {
   if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
     throw new BadRequest("Content-Type must be application/json");
