@@ -9,6 +9,7 @@ import { z } from "zod";
 import { LIMITS } from "../../src/limits.js";
 import { STRUCTURED_SYSTEM } from "../../src/llm/structured.js";
 import { body, modelSuite, modelWeb, openaiReply } from "../helpers/model-server.js";
+import { json } from "../helpers/provider-server.js";
 import { failure, type TestWeb, testWeb } from "../helpers/web.js";
 
 const servers = modelSuite();
@@ -162,6 +163,30 @@ describe("schema with a JSON Schema", () => {
     expect(user).toContain("## kubernetes");
     expect(result.inputTruncated).toBe(true);
     expect(result.warnings?.[0]).toContain("llm.max_input_tokens");
+    await web.close();
+  });
+});
+
+describe("schema with a page from Tavily", () => {
+  it("fills the schema here from the page Tavily extracted", async () => {
+    // One local server speaks both: Tavily's /extract and the model's chat completions.
+    servers.model.reply((req, res) => {
+      if (req.path === "/extract") {
+        const url = (JSON.parse(req.body) as { urls: string[] }).urls[0];
+        json(res, 200, { results: [{ url, raw_content: "# Tavily page\n\nPrice: 12" }] });
+      } else {
+        openaiReply(res, '{"title":"Tavily page","topics":[]}');
+      }
+    });
+    const { web, recorder } = modelWeb(servers.pages, openai(), {
+      search: { env: {}, tavilyApiKey: "tvly-test", tavilyBaseUrl: servers.model.url },
+    });
+    const result = await web.fetch("https://docs.example/a", { via: "tavily", schema: TOPICS });
+    expect(result.data).toEqual({ title: "Tavily page", topics: [] });
+    expect(result.content).toBe("# Tavily page\n\nPrice: 12");
+    expect(servers.model.requests.map((r) => r.path)).toEqual(["/extract", "/v1/chat/completions"]);
+    expect(body(servers.model.requests[1]).messages[1].content).toContain("Price: 12");
+    expect(recorder.attempts.every((a) => a.hostname === "127.0.0.1")).toBe(true);
     await web.close();
   });
 });
