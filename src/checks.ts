@@ -123,7 +123,8 @@ export interface OptionConflict {
 
 /**
  * Why a call's options cannot go together, or undefined when they can: prompt and query each
- * read the whole page, and one excludes the other; both read Markdown or text, so neither takes
+ * read the whole page, and one excludes the other (with a `schema`, the prompt is the
+ * instruction for filling it and excludes nothing); both read Markdown or text, so neither takes
  * the `html` or `raw` format; `raw` is the whole document as served, so it takes no selectors.
  * A surface passes its table of names for the message and maps `field` through the same table.
  *
@@ -140,15 +141,18 @@ export function optionConflict(
     format?: string | undefined;
     includeSelectors?: readonly string[] | undefined;
     excludeSelectors?: readonly string[] | undefined;
+    schema?: unknown;
   },
   names: ExclusiveNames = LIBRARY_NAMES,
 ): OptionConflict | undefined {
   const offset = call.startIndex !== undefined && call.startIndex > 0;
-  if (call.prompt !== undefined && call.query !== undefined) {
+  // Beside a schema, a prompt only instructs the model that fills it: the content stays the page's.
+  const prompt = call.schema === undefined ? call.prompt : undefined;
+  if (prompt !== undefined && call.query !== undefined) {
     return { field: "query", message: `${names.prompt} and ${names.query} cannot be combined` };
   }
   const reader =
-    call.prompt !== undefined
+    prompt !== undefined
       ? `${names.prompt} reads the whole page`
       : call.query !== undefined
         ? `${names.query} selects passages from the whole page`
@@ -158,8 +162,8 @@ export function optionConflict(
   }
   const format = call.format;
   if (format !== undefined && MARKUP_FORMATS.has(format)) {
-    const asker = call.prompt !== undefined ? names.prompt : names.query;
-    if (call.prompt !== undefined || call.query !== undefined) {
+    const asker = prompt !== undefined ? names.prompt : names.query;
+    if (prompt !== undefined || call.query !== undefined) {
       return {
         field: "format",
         message: `${asker} reads the page as Markdown or text: it takes no ${names.format} ${format}`,

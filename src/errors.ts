@@ -26,11 +26,16 @@ export const ERROR_CODES = [
   "AUTH_ERROR",
   "RATE_LIMITED",
   "PROVIDER_ERROR",
+  "MODEL_OUTPUT_INVALID",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Codes for which trying again later may succeed. */
+/**
+ * Codes for which trying again later may succeed. MODEL_OUTPUT_INVALID is not one: the model
+ * already had a second try with the validator's message, so the schema or the prompt is what
+ * should change.
+ */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["TIMEOUT", "CONNECT_FAILED", "RATE_LIMITED"]);
 
 export interface WebFetchErrorOptions {

@@ -19,6 +19,7 @@ export type { Filtered, LlmFilterOptions } from "./llm/filter.js";
 export { llmFilter } from "./llm/filter.js";
 export type { Usage } from "./llm/generate.js";
 export type { ChatModel } from "./llm/model.js";
+export type { DataSchema, JsonSchemaObject } from "./llm/schema.js";
 export type { Logger } from "./log.js";
 export { silentLogger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";

@@ -62,4 +62,6 @@ export const LIMITS = {
   maxSelectors: 20,
   /** Characters of one CSS selector. */
   selectorMaxLength: 500,
+  /** Characters of a `schema` serialized as JSON: a larger one is refused before any fetch. */
+  schemaMaxLength: 20_000,
 } as const;

@@ -10,6 +10,7 @@ import type { buildConnector } from "undici";
 import type { CacheStore } from "./cache/store.js";
 import { checkHeader, checkTimeout, oneOf, positiveInt, productToken } from "./checks.js";
 import { LIMITS } from "./limits.js";
+import type { DataSchema } from "./llm/schema.js";
 import type { Logger } from "./log.js";
 import type { LookupFn } from "./net/guard.js";
 import type { ExtractProgress } from "./pages/extract.js";
@@ -107,6 +108,14 @@ export interface FetchOptions {
   links?: boolean;
   /** Adds `images`: the page's images, `{ url, alt }`, each once, at most 300. @default false */
   images?: boolean;
+  /**
+   * Adds `data`: the configured model (`llm`) fills this JSON Schema (or zod 4 schema) from the
+   * page, `prompt` being then an instruction on what to extract. The reply is validated (ajv, or
+   * zod for a zod schema); a reply that fails gets one repair, then `MODEL_OUTPUT_INVALID`.
+   * `content` stays the page's content, paged as usual. Needs a model: without one,
+   * `INVALID_INPUT` naming the `llm` settings. At most 20,000 characters as JSON.
+   */
+  schema?: DataSchema;
   /** Cancels the fetch. */
   signal?: AbortSignal;
 }
@@ -118,7 +127,7 @@ export type CacheStoreKind = "memory" | "sqlite" | "redis";
 export type ExtractVia = "fetch" | "tavily";
 
 /**
- * The model that answers `prompt` and runs `web_fetch_agent`. Its endpoint
+ * The model that answers `prompt`, fills `schema` and runs `web_fetch_agent`. Its endpoint
  * is operator-configured, so it does not pass the address guard.
  */
 export interface LlmSettings {
@@ -363,7 +372,7 @@ export interface WebFetchOptions {
   endpointFilter?: EndpointFilter;
   /** Search providers for `search()` and `context()`. @default from the environment (see SearchSettings) */
   search?: SearchSettings;
-  /** The model for `prompt` and `web_fetch_agent`. @default none: `prompt` returns passages */
+  /** The model for `prompt`, `schema` and `web_fetch_agent`. @default none: `prompt` returns passages, `schema` is refused */
   llm?: LlmSettings;
 }
 

@@ -45,11 +45,16 @@ export interface FetchResult extends PageMetadata {
   chunks?: { total: number; matched: number; returned: number };
   /** The `prompt` answered: `content` is the model's answer (or, without a model, passages). */
   prompt?: string;
-  /** The model that answered the prompt. */
+  /** The model that answered the prompt (or filled the schema). */
   model?: string;
   /** Tokens the provider reported for the answer (of the first call, for a cached answer). */
   usage?: { inputTokens: number; outputTokens: number };
-  /** With `prompt`: whether the page was cut to its most relevant chunks to fit the model. */
+  /**
+   * With `schema`: the model's data from the page, validated against the schema (a zod schema's
+   * output). `content` is then the page's content as usual.
+   */
+  data?: unknown;
+  /** With `prompt` or `schema`: whether the page was cut to its most relevant chunks to fit the model. */
   inputTruncated?: boolean;
   /** Why the content is not what was asked for (no model configured: passages, not an answer). */
   note?: string;

@@ -66,5 +66,6 @@ export const TOOL_IDS = [
   "web_read",
   "web_grep",
   "web_fetch_agent",
+  "web_fetch_structured",
 ] as const;
 export type ToolId = (typeof TOOL_IDS)[number];

@@ -21,6 +21,7 @@ export type Warning =
   | { kind: "no-room"; maxLength: number }
   | { kind: "prompt-start" }
   | { kind: "raw-unavailable" }
+  | { kind: "model-input-cut" }
   | { kind: "empty" };
 
 const count = (n: number, locale: Locale) => n.toLocaleString(locale === "ja" ? "ja-JP" : "en-US");
@@ -78,6 +79,10 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? "PDF にはそのまま返せるテキスト文書がないため、raw では抽出したテキストを返しています"
         : "A PDF has no text document to return as served; raw gives its extracted text instead";
+    case "model-input-cut":
+      return ja
+        ? "ページがモデルの入力上限（llm.max_input_tokens）を超えるため、モデルはタスクに最も関連する部分だけを読みました。data にはページの残りの部分の内容が欠けている可能性があります"
+        : "The page is longer than the model's input budget (llm.max_input_tokens): the model read only its parts most relevant to the task, so data may miss what the rest of the page holds";
     case "empty":
       return ja
         ? "ページに抽出できるテキストがありませんでした"

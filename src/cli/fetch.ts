@@ -3,7 +3,9 @@
  * stdout (one section per URL when there are several), notes, warnings and errors on stderr; or
  * the result object (an array of them for several URLs) with --json.
  */
+import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
+import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult } from "../result.js";
@@ -30,6 +32,7 @@ interface FetchFlags extends CallFlags {
   userAgent?: string;
   maxAge?: number;
   render?: RenderMode;
+  schema?: string;
 }
 
 /** Adds `fetch` to the program, as the command a bare URL runs. */
@@ -50,6 +53,10 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .addOption(call.query)
     .option("--prompt <p>", "answer this prompt about the page with a model")
+    .option(
+      "--schema <file>",
+      "a JSON Schema file: a model fills it from the page and the data is printed as JSON instead of the content (--prompt then instructs it)",
+    )
     .addOption(call.timeout)
     .addOption(call.noCache)
     .option(
@@ -80,7 +87,8 @@ async function fetchCommand(
   env: NodeJS.ProcessEnv,
   t: CliTexts,
 ): Promise<number> {
-  refuseConflicts(flags);
+  const schema = flags.schema === undefined ? undefined : readSchemaFile(flags.schema);
+  refuseConflicts({ ...flags, schema });
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: FetchOptions = {
@@ -92,6 +100,7 @@ async function fetchCommand(
     ...(flags.render !== undefined ? { render: flags.render } : {}),
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
+    ...(schema ? { schema } : {}),
   };
   const { labels } = textsFor(web.options.locale);
   try {
@@ -111,10 +120,11 @@ async function fetchCommand(
           if (s.value.note) io.stderr.write(withNewline(t.note(s.value.note)));
           // Why the content is thinner than the page: on stderr, so stdout stays the content.
           for (const w of s.value.warnings ?? []) io.stderr.write(withNewline(t.warning(w)));
-          const lists = listsText(s.value, labels);
-          io.stdout.write(
-            urls.length === 1 ? withNewline(s.value.content + lists) : section(s.value, lists),
-          );
+          // With a schema the data is the answer: printed as JSON instead of the content.
+          const text = schema
+            ? JSON.stringify(s.value.data, null, 2)
+            : s.value.content + listsText(s.value, labels);
+          io.stdout.write(urls.length === 1 ? withNewline(text) : section(s.value, text));
         } else {
           io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
         }
@@ -137,8 +147,38 @@ function jsonSingle(entry: unknown): unknown {
   return entry;
 }
 
-/** One URL's section when there are several: its final URL as a comment, its title, its content. */
-function section(result: FetchResult, lists: string): string {
+/** One URL's section when there are several: its final URL as a comment, its title, its text. */
+function section(result: FetchResult, text: string): string {
   const heading = result.title ? `# ${result.title}\n\n` : "";
-  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(result.content + lists)}\n`;
+  return `<!-- ${result.finalUrl} -->\n${heading}${withNewline(text)}\n`;
+}
+
+/** The JSON Schema in `path`: a file that cannot be read or is not JSON is INVALID_INPUT naming it. */
+function readSchemaFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `--schema: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { retryable: false },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `--schema: ${path} is not valid JSON (${(error as Error).message})`,
+      { retryable: false },
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new WebFetchError("INVALID_INPUT", `--schema: ${path} must hold a JSON Schema object`, {
+      retryable: false,
+    });
+  }
+  return value as Record<string, unknown>;
 }

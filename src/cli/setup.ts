@@ -117,10 +117,16 @@ export const FLAG_NAMES: ExclusiveNames = {
 
 /** Flags that cannot go together are INVALID_INPUT in the flags' own names, before any fetch. */
 export function refuseConflicts(
-  flags: Partial<CallFlags> & { prompt?: string; query?: string; startIndex?: number },
+  flags: Partial<CallFlags> & {
+    prompt?: string;
+    query?: string;
+    startIndex?: number;
+    schema?: unknown;
+  },
 ): void {
   const conflict = optionConflict(
     {
+      schema: flags.schema,
       prompt: flags.prompt,
       query: flags.query,
       startIndex: flags.startIndex,

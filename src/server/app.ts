@@ -7,14 +7,17 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
 import { positiveInt } from "../checks.js";
 import { isWebFetchError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
+import type { FetchOptions } from "../options.js";
 import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
+import { webFetchTool } from "../tools/web-fetch.js";
 import type { OutputFormat, ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
@@ -51,6 +54,19 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
   /** One access line per request, and the tools' timing lines. @default the instance's logger */
   logger?: Logger;
 }
+
+/**
+ * Body fields a `/v1` route takes beyond its tool's input: `/v1/fetch`'s `schema` (a JSON Schema
+ * object the configured model fills into `data`), which web_fetch itself does not take.
+ */
+const V1_EXTRAS: Readonly<Record<string, z.ZodObject>> = {
+  fetch: z.object({
+    schema: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("A JSON Schema object: the configured model fills it from the page into `data`"),
+  }),
+};
 
 /** `/v1/<route>` → the tool whose input it takes and whose result object it answers. */
 const V1_ROUTES: Readonly<Record<string, ToolId>> = {
@@ -108,14 +124,21 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  const openApi = openApiDocument({ v1: v1Tools(V1_ROUTES, byId), token: Boolean(options.token) });
+  const openApi = openApiDocument({
+    v1: v1Tools(V1_ROUTES, byId),
+    extras: V1_EXTRAS,
+    token: Boolean(options.token),
+  });
   app.get("/openapi.json", (c) => c.json(openApi));
 
   app.post("/v1/:route", async (c) => {
     const id = V1_ROUTES[c.req.param("route")];
     const tool = id && byId.get(id);
     if (!tool) return errorResponse(c, "NOT_FOUND", `No route POST ${c.req.path}`);
-    const result = await tool.call(await jsonBody(c), { signal: c.req.raw.signal });
+    const body = await jsonBody(c);
+    const result = await withSchema(tool, body, toolOptions).call(body, {
+      signal: c.req.raw.signal,
+    });
     if (!result.isError) return c.json(result.structured);
     const { error } = result.structured as { error: { code: string; message: string } };
     return c.json({ error }, statusOf(error.code));
@@ -193,6 +216,25 @@ class BadRequest extends Error {}
 
 /** `application/json` or a `+json` type, parameters allowed. */
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * `/v1/fetch`'s tool for a body with `schema` (a JSON Schema object): web_fetch over the same
+ * instance with the schema added to its fetch, so the result gains `data`. web_fetch itself
+ * takes no schema (an agent has web_fetch_structured); any other body keeps the tool as it is.
+ */
+function withSchema(tool: Tool, body: unknown, options: AppOptions & { logger: Logger }): Tool {
+  if (tool.id !== "web_fetch" || typeof body !== "object" || body === null) return tool;
+  if (!("schema" in body) || body.schema === undefined) return tool;
+  const { schema } = body;
+  const { web } = options;
+  const scoped: WebFetch = {
+    ...web,
+    fetch: (url, fetchOptions) =>
+      web.fetch(url, { ...fetchOptions, schema: schema as NonNullable<FetchOptions["schema"]> }),
+  };
+  const [bound] = createTools({ ...options, web: scoped, specs: [webFetchTool] });
+  return bound ?? tool;
+}
 
 /**
  * The request's JSON body. Other content types are refused: a web page can send text/plain

@@ -32,6 +32,8 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   // The page was fetched but holds nothing the include selectors match.
   SELECTOR_NOT_FOUND: 422,
   PAYLOAD_TOO_LARGE: 413,
+  // The model upstream answered, but not with data the schema accepts.
+  MODEL_OUTPUT_INVALID: 502,
   TIMEOUT: 504,
   INTERNAL_ERROR: 500,
 };

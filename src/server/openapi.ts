@@ -19,6 +19,8 @@ type Json = Record<string, unknown>;
 export interface OpenApiSource {
   /** `/v1/<route>` → the tool behind it, for the enabled tools only. */
   v1: Readonly<Record<string, Tool>>;
+  /** Body fields a `/v1` route takes beyond its tool's input, by route. */
+  extras?: Readonly<Record<string, z.ZodObject>>;
   /** Whether every route but `/health` asks for a bearer token. */
   token: boolean;
 }
@@ -130,7 +132,7 @@ export function openApiDocument(source: OpenApiSource): Json {
         description: tool.description,
         requestBody: {
           required: true,
-          content: jsonContent(schemaOf(tool.inputSchema, "input")),
+          content: jsonContent(schemaOf(bodySchema(tool, source.extras?.[route]), "input")),
         },
         responses: {
           "200": {
@@ -265,6 +267,11 @@ export function openApiDocument(source: OpenApiSource): Json {
     },
     security,
   };
+}
+
+/** A route's body: its tool's input, and the fields the route adds to it. */
+function bodySchema(tool: Tool, extras: z.ZodObject | undefined): z.ZodObject {
+  return extras ? tool.inputSchema.extend(extras.shape) : tool.inputSchema;
 }
 
 /** The tools behind `/v1/<route>`, by route, among those the service enabled. */

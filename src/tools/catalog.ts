@@ -8,6 +8,7 @@ import { webContextTool } from "./web-context.js";
 import { webExtractTool } from "./web-extract.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webFetchAgentTool } from "./web-fetch-agent.js";
+import { webFetchStructuredTool } from "./web-fetch-structured.js";
 import { webGrepTool } from "./web-grep.js";
 import { webReadTool } from "./web-read.js";
 import { webSearchTool } from "./web-search.js";
@@ -20,4 +21,5 @@ export const BUILTIN_TOOLS: readonly ToolSpec[] = [
   webReadTool,
   webGrepTool,
   webFetchAgentTool,
+  webFetchStructuredTool,
 ];

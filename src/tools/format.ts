@@ -55,6 +55,20 @@ export function pageText(result: FetchResult, env: TextEnv): string {
 }
 
 /**
+ * Data filled from a page (`schema`): title, final URL and warnings as for a page, then the
+ * data as pretty JSON.
+ */
+export function dataText(result: FetchResult, env: TextEnv): string {
+  const { labels } = env.texts;
+  const header = [
+    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
+    `${labels.url}: ${result.finalUrl}`,
+    ...warningLines(result, env),
+  ];
+  return `${header.join("\n")}\n\n${JSON.stringify(result.data, null, 2)}`;
+}
+
+/**
  * The page's links and images, when the call asked for them, each under its own heading after
  * the content: `- [text](url)`, marked `(main)` inside the main content; `- ![alt](url)`.
  */

@@ -66,6 +66,7 @@ export const fetchResultSchema = z.looseObject({
   prompt: text(),
   model: text(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  data: z.unknown().optional(),
   inputTruncated: z.boolean().optional(),
   note: text(),
   warnings: z.array(z.string()).optional(),
@@ -157,4 +158,22 @@ export const agentResultSchema = z.looseObject({
   steps: z.number(),
   toolCalls: z.array(z.string()),
   limit: z.enum(["steps", "tokens"]).optional(),
+});
+
+/**
+ * web_fetch_structured's answer: the page's identity and the data filled from it, not its
+ * content (the model asked for data, and the page would fill its context).
+ */
+export const dataResultSchema = z.looseObject({
+  url: z.string(),
+  id: z.string(),
+  finalUrl: z.string(),
+  title: text(),
+  data: z.unknown(),
+  model: z.string(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+  inputTruncated: z.boolean(),
+  warnings: z.array(z.string()).optional(),
+  cached: z.boolean(),
+  fetchedAt: z.string(),
 });

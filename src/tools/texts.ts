@@ -87,7 +87,8 @@ export interface Texts {
     | "web_context"
     | "web_read"
     | "web_grep"
-    | "web_fetch_agent",
+    | "web_fetch_agent"
+    | "web_fetch_structured",
     ToolTexts
   >;
   params: {
@@ -95,6 +96,8 @@ export interface Texts {
     prompt: string;
     agent_prompt: string;
     description: string;
+    schema(max: number): string;
+    structured_prompt: string;
     query: string;
     extract_mode: string;
     max_length(defaultLength: number): string;
@@ -227,6 +230,14 @@ const en: Texts = {
         "included) and returns only its answer, with quotes from the page and the source URL. Use it to get " +
         "specific information from a page without reading the whole page yourself.",
     },
+    web_fetch_structured: {
+      title: "Extract structured data from a web page",
+      description:
+        "Give a URL and a JSON Schema (as JSON text); a small model fills the schema from the page and the " +
+        "data is returned as JSON, checked against the schema, with the page's title and URL. Use it to get " +
+        "fields (prices, names, dates, lists) from a page in a fixed shape. A reply that still does not match " +
+        "the schema after one correction is MODEL_OUTPUT_INVALID.",
+    },
   },
   params: {
     url: "The http or https URL of the page",
@@ -234,6 +245,9 @@ const en: Texts = {
       "A question or instruction answered from the page by a small model (without a model configured, the most relevant passages are returned)",
     agent_prompt: "What to find out or extract from the page",
     description: "A short description of the task, 3 to 5 words",
+    schema: (max) =>
+      `A JSON Schema of the data to extract, written as JSON text (at most ${max} characters), e.g. {"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`,
+    structured_prompt: "An instruction on what to extract, besides the schema (optional)",
     query: "Keep only the passages of the page relevant to this query",
     extract_mode:
       'Output format: "markdown" (default), "text", "html" (the same main content as clean HTML: no scripts, styles or event handlers, absolute URLs) or "raw" (the document as served, not extracted; a PDF gives its text). query and prompt read Markdown or text only',
@@ -288,6 +302,8 @@ const JA_ERRORS: Record<ToolErrorCode, (error: ErrorInfo) => string> = {
   AUTH_ERROR: () => "認証に失敗しました",
   RATE_LIMITED: () => "リクエストが多すぎます。しばらくしてから再度お試しください",
   PROVIDER_ERROR: (e) => `プロバイダーでエラーが発生しました: ${e.message}`,
+  MODEL_OUTPUT_INVALID: (e) =>
+    `モデルの出力がスキーマに合いませんでした（修正を1回依頼した後も）: ${e.message}`,
   INTERNAL_ERROR: (e) => `内部エラーが発生しました: ${e.message}`,
 };
 
@@ -392,6 +408,14 @@ const ja: Texts = {
         "URL とタスクを渡すと、サブエージェントがページを取得し、必要に応じて読み・検索して（長いページも）、" +
         "ページからの引用と出典 URL を添えた回答だけを返す。ページ全体を自分で読まずに特定の情報を得たいときに使う。",
     },
+    web_fetch_structured: {
+      title: "Webページから構造化データを抽出",
+      description:
+        "URL と JSON Schema（JSON テキスト）を渡すと、小さなモデルがページの内容からスキーマを埋め、" +
+        "スキーマで検証したデータを JSON で、ページのタイトルと URL とともに返す。" +
+        "価格・名前・日付・一覧などの項目を決まった形で取り出したいときに使う。" +
+        "1回の修正後もスキーマに合わない出力は MODEL_OUTPUT_INVALID になる。",
+    },
   },
   params: {
     url: "取得するWebページのURL（http または https）",
@@ -399,6 +423,9 @@ const ja: Texts = {
       "ページの内容から小さなモデルが答える質問や指示（モデルが未設定なら最も関連する箇所を返します）",
     agent_prompt: "ページから調べたり抽出したりする内容",
     description: "タスクの短い説明（3〜5語）",
+    schema: (max) =>
+      `抽出するデータの JSON Schema を JSON テキストで（${max}文字まで）。例: {"type":"object","properties":{"price":{"type":"number"}},"required":["price"]}`,
+    structured_prompt: "スキーマのほかに、何を抽出するかの指示（省略可）",
     query: "このクエリに関係する部分だけを残す",
     extract_mode:
       '出力形式: "markdown"（既定）、"text"、"html"（同じ本文をクリーンな HTML で。スクリプト・スタイル・イベントハンドラなし、URL は絶対）、"raw"（配信されたままの文書。抽出しない。PDF はテキスト）。query と prompt は markdown と text でのみ使えます',

@@ -7,6 +7,7 @@ import { checkHeaders, checkTimeout, oneOf, optionConflict } from "../checks.js"
 import { WebFetchError } from "../errors.js";
 import { checkSelector } from "../extract/selectors.js";
 import { LIMITS } from "../limits.js";
+import { type ResolvedSchema, resolveSchema } from "../llm/schema.js";
 import type { FetchOptions, ResolvedOptions } from "../options.js";
 import { checkQuery } from "../search/validate.js";
 import type {
@@ -51,6 +52,8 @@ export interface ResolvedCall {
   /** List the page's links and images. */
   links: boolean;
   images: boolean;
+  /** The schema the model fills from the page (`data`), checked and serialized. */
+  schema?: ResolvedSchema;
   signal?: AbortSignal;
 }
 
@@ -82,6 +85,7 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
     ...(call.prompt !== undefined ? { prompt: call.prompt } : {}),
     ...(call.includeSelectors?.length ? { includeSelectors: call.includeSelectors } : {}),
     ...(call.excludeSelectors?.length ? { excludeSelectors: call.excludeSelectors } : {}),
+    ...(call.schema !== undefined ? { schema: resolveSchema(call.schema) } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
   };
 }
@@ -110,6 +114,7 @@ export function checkCall(call: FetchOptions): void {
   if (call.robots !== undefined) oneOf("robots", call.robots, ROBOTS_POLICIES);
   if (call.render !== undefined) oneOf("render", call.render, RENDER_MODES);
   if (call.headers !== undefined) checkHeaders(call.headers);
+  if (call.schema !== undefined) resolveSchema(call.schema);
   checkSelectors(call.includeSelectors, "includeSelectors");
   checkSelectors(call.excludeSelectors, "excludeSelectors");
   for (const flag of ["links", "images"] as const) {

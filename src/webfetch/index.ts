@@ -30,6 +30,7 @@ import { PromptAnswers } from "./prompt.js";
 import { Resources } from "./resources.js";
 import { Search } from "./search.js";
 import { withoutSecrets } from "./secrets.js";
+import { StructuredData } from "./structured.js";
 import { toResult } from "./to-result.js";
 
 export interface WebFetch {
@@ -103,10 +104,12 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const pages = new Pages(resources, loader);
   const answers = new PromptAnswers(resources, loader, pages);
   const search = new Search(resources, loader);
+  const structured = new StructuredData(resources, loader, pages);
 
   async function fetchPage(url: string, given: FetchOptions = {}): Promise<FetchResult> {
     checkCall(given);
     const call = resolveCall(resolved, given);
+    if (call.schema) return structured.fetch(url, call, call.schema);
     if (call.prompt !== undefined) return answers.answer(url, call, call.prompt.trim());
     return loader.withPage(url, call, (loaded, started) => {
       const { page, cached, kept } = loaded;

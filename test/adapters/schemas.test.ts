@@ -80,6 +80,7 @@ describe("adapter options", () => {
       "wf_web_read",
       "wf_web_grep",
       "wf_web_fetch_agent",
+      "wf_web_fetch_structured",
     ];
     const all = { ...options, ...tools };
     expect(Object.keys(createAiSdkTools(all))).toEqual(expected);
@@ -114,5 +115,11 @@ describe("adapter options", () => {
       minimum: 1,
       maximum: 100000,
     });
+    // web_fetch_structured takes its schema as JSON text: strict mode has no free-form object.
+    const structured = createOpenAITools({ ...options, strict: true }).chat.find(
+      (tool) => tool.function.name === "web_fetch_structured",
+    );
+    const params = structured!.function.parameters.properties as Record<string, unknown>;
+    expect(params.schema).toEqual({ type: "string", description: expect.any(String) });
   });
 });

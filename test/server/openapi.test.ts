@@ -91,6 +91,14 @@ describe("GET /openapi.json", () => {
     expect(responses["403"]?.description).toContain("BLOCKED_ADDRESS");
     expect(responses["422"]?.description).toContain("SELECTOR_NOT_FOUND");
     expect(responses["429"]?.description).toContain("RATE_LIMITED");
+    const body = (
+      doc.paths["/v1/fetch"]!.post as unknown as {
+        requestBody: { content: { "application/json": { schema: { properties: object } } } };
+      }
+    ).requestBody.content["application/json"].schema;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(["url", "links", "schema"]),
+    );
     const blocked = await s.post("/v1/fetch", { url: "http://10.0.0.1/" });
     expect(blocked.status).toBe(403);
   });

@@ -1,0 +1,167 @@
+/**
+ * The `schema` of a call: a JSON Schema object or a zod 4 schema, told apart by shape (a zod
+ * schema carries `_zod`), bounded in size, and turned into what the model reads (JSON Schema
+ * text) and what checks its reply (ajv for JSON Schema, zod itself for zod). Ajv is loaded on
+ * the first schema, so importing webfetch never loads it.
+ */
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { z } from "zod";
+import { WebFetchError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+
+/** A JSON Schema object, as a caller writes it. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** What `schema` accepts: JSON Schema, or a zod 4 schema. */
+export type DataSchema = JsonSchemaObject | z.ZodType;
+
+/** A checked schema: its JSON Schema text for the model and a hash for cache keys. */
+export interface ResolvedSchema {
+  /** The JSON Schema, serialized: what the model is shown. */
+  json: string;
+  /** SHA-256 of `json`, hex: the schema's part of a cache key. */
+  hash: string;
+  /** The zod schema, when one was given: it validates the reply itself. */
+  zod?: z.ZodType;
+}
+
+/** The outcome of checking a reply: the data, or the validator's message. */
+export type Checked = { ok: true; data: unknown } | { ok: false; message: string };
+
+/** Checks a reply's parsed JSON against the schema. */
+export type CheckData = (value: unknown) => Checked;
+
+/** Validators compiled from JSON Schema text, so a schema used again is not compiled again. */
+const COMPILED = new LRUCache<string, CheckData>({ max: 100 });
+
+/** A leading and trailing Markdown code fence around a reply (```json … ```). */
+const FENCE = /^```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
+
+const invalid = (message: string) =>
+  new WebFetchError("INVALID_INPUT", message, { retryable: false });
+
+/** True for a zod 4 schema: every one carries its internals under `_zod`. */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === "object" && value !== null && "_zod" in value;
+}
+
+/**
+ * Checks `schema` and serializes it. Not an object, a zod schema JSON Schema cannot express, or
+ * one longer than LIMITS.schemaMaxLength once serialized is INVALID_INPUT naming `field`.
+ *
+ * @example
+ * resolveSchema({ type: "object", properties: { price: { type: "number" } } }).json
+ * // '{"type":"object","properties":{"price":{"type":"number"}}}'
+ */
+export function resolveSchema(schema: unknown, field = "schema"): ResolvedSchema {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw invalid(`${field} must be a JSON Schema object or a zod schema`);
+  }
+  let json: string;
+  if (isZodSchema(schema)) {
+    // The model writes what the schema parses, so its input side is shown (before transforms).
+    try {
+      json = JSON.stringify(z.toJSONSchema(schema, { target: "draft-7", io: "input" }));
+    } catch (error) {
+      throw invalid(`${field}: this zod schema has no JSON Schema form (${message(error)})`);
+    }
+  } else if ("_def" in schema && "safeParse" in schema) {
+    throw invalid(`${field}: a zod 3 schema; give a zod 4 schema or JSON Schema`);
+  } else {
+    try {
+      json = JSON.stringify(schema);
+    } catch (error) {
+      throw invalid(`${field} cannot be serialized as JSON (${message(error)})`);
+    }
+  }
+  if (json.length > LIMITS.schemaMaxLength) {
+    throw invalid(
+      `${field} is ${json.length} characters as JSON; at most ${LIMITS.schemaMaxLength} are accepted`,
+    );
+  }
+  const hash = createHash("sha256").update(json).digest("hex");
+  return { json, hash, ...(isZodSchema(schema) ? { zod: schema } : {}) };
+}
+
+/**
+ * The check of a reply against the schema: zod's own parse for a zod schema (its output is the
+ * data), else ajv's validator, compiled once per schema. A JSON Schema ajv cannot compile is
+ * INVALID_INPUT, before any page is fetched.
+ */
+export async function schemaCheck(schema: ResolvedSchema): Promise<CheckData> {
+  const { zod } = schema;
+  if (zod) {
+    return (value) => {
+      const parsed = zod.safeParse(value);
+      return parsed.success
+        ? { ok: true, data: parsed.data }
+        : { ok: false, message: z.prettifyError(parsed.error) };
+    };
+  }
+  const known = COMPILED.get(schema.json);
+  if (known) return known;
+  const check = await compile(JSON.parse(schema.json) as JsonSchemaObject);
+  COMPILED.set(schema.json, check);
+  return check;
+}
+
+/** Ajv's validator for `schema`, in the draft its `$schema` names (draft-07 when none). */
+async function compile(schema: JsonSchemaObject): Promise<CheckData> {
+  const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
+  const [{ Ajv, Ajv2019, Ajv2020 }, { default: addFormats }] = await Promise.all([
+    loadAjv(),
+    import("ajv-formats"),
+  ]);
+  const Validator = dialect.includes("2020-12")
+    ? Ajv2020
+    : dialect.includes("2019-09")
+      ? Ajv2019
+      : Ajv;
+  // One instance per schema: a schema's `$id` cannot then clash with another caller's.
+  const ajv = new Validator({ allErrors: true, strict: false, logger: false });
+  addFormats.default(ajv);
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw invalid(`schema is not a valid JSON Schema: ${message(error)}`);
+  }
+  return (value) =>
+    validate(value)
+      ? { ok: true, data: value }
+      : { ok: false, message: ajv.errorsText(validate.errors, { dataVar: "data" }) };
+}
+
+/** Ajv's classes (a CommonJS package: its class is the module's `default`). */
+async function loadAjv() {
+  const [plain, y2019, y2020] = await Promise.all([
+    import("ajv"),
+    import("ajv/dist/2019.js"),
+    import("ajv/dist/2020.js"),
+  ]);
+  return {
+    Ajv: plain.default.default,
+    Ajv2019: y2019.default.default,
+    Ajv2020: y2020.default.default,
+  };
+}
+
+/**
+ * A model's reply as JSON: the whole reply, or the inside of one Markdown code fence around it.
+ * Anything else is a failed check, with the parser's message.
+ */
+export function parseReply(text: string): Checked {
+  const trimmed = text.trim();
+  const fenced = FENCE.exec(trimmed);
+  const body = fenced ? fenced[1]! : trimmed;
+  try {
+    return { ok: true, data: JSON.parse(body) };
+  } catch (error) {
+    return { ok: false, message: `the reply is not JSON (${message(error)})` };
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
