@@ -90,9 +90,12 @@ export function oneOf<T extends string>(name: string, value: T, allowed: readonl
 }
 
 /** The options that exclude each other, by their library names. */
-export type ExclusiveField = "prompt" | "query" | "startIndex";
+export type ExclusiveField = "prompt" | "query" | "startIndex" | "screenshot" | "render";
 
-/** How a surface spells the options that exclude each other: one table per surface. */
+/**
+ * How a surface spells the options that exclude each other: one table per surface. `render`
+ * spells the setting that turns rendering off (`render: "never"`, `--render never`).
+ */
 export type ExclusiveNames = Readonly<Record<ExclusiveField, string>>;
 
 /** The library's own spelling. */
@@ -100,6 +103,8 @@ export const LIBRARY_NAMES: ExclusiveNames = {
   prompt: "prompt",
   query: "query",
   startIndex: "startIndex",
+  screenshot: "screenshot",
+  render: 'render: "never"',
 };
 
 /** Why a call's options cannot go together: the option to blame, by its library name. */
@@ -111,8 +116,9 @@ export interface OptionConflict {
 
 /**
  * Why a call's `prompt`, `query` and `startIndex` cannot go together, or undefined when they
- * can: prompt and query each read the whole page, and one excludes the other. A surface passes
- * its table of names for the message and maps `field` through the same table.
+ * can: prompt and query each read the whole page, and one excludes the other. A screenshot
+ * renders the page, so it cannot go with rendering turned off. A surface passes its table of
+ * names for the message and maps `field` through the same table.
  *
  * @example
  * const names = { prompt: "--prompt", query: "--query", startIndex: "--start-index" };
@@ -124,9 +130,18 @@ export function optionConflict(
     prompt?: string | undefined;
     query?: string | undefined;
     startIndex?: number | undefined;
+    screenshot?: unknown;
+    render?: string | undefined;
   },
   names: ExclusiveNames = LIBRARY_NAMES,
 ): OptionConflict | undefined {
+  const shot = call.screenshot !== undefined && call.screenshot !== false;
+  if (shot && call.render === "never") {
+    return {
+      field: "screenshot",
+      message: `${names.screenshot} renders the page in a browser: it cannot be combined with ${names.render}`,
+    };
+  }
   const offset = call.startIndex !== undefined && call.startIndex > 0;
   if (call.prompt !== undefined && call.query !== undefined) {
     return { field: "query", message: `${names.prompt} and ${names.query} cannot be combined` };
@@ -141,4 +156,36 @@ export function optionConflict(
     return { field: "startIndex", message: `${reader}: it takes no ${names.startIndex}` };
   }
   return undefined;
+}
+
+/** The fields a screenshot object may have. */
+const SCREENSHOT_FIELDS: ReadonlySet<string> = new Set(["fullPage", "width", "height"]);
+
+/**
+ * Checks a call's `screenshot`: true or false, or `{ fullPage, width, height }` with a boolean
+ * and viewport sides from LIMITS.screenshotMinSide to LIMITS.screenshotMaxSide CSS pixels.
+ * Anything else is INVALID_INPUT naming `field` (callers pass it through from untrusted input).
+ */
+export function checkScreenshot(value: unknown, field = "screenshot"): void {
+  if (value === undefined || typeof value === "boolean") return;
+  const fail = (problem: string): never => {
+    throw new WebFetchError("INVALID_INPUT", `${field} ${problem}`, { retryable: false });
+  };
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    fail("must be true, false or { fullPage, width, height }");
+  }
+  const shot = value as Record<string, unknown>;
+  for (const key of Object.keys(shot)) {
+    if (!SCREENSHOT_FIELDS.has(key)) fail(`has no field ${JSON.stringify(key)}`);
+  }
+  if (shot.fullPage !== undefined && typeof shot.fullPage !== "boolean") {
+    fail("fullPage must be true or false");
+  }
+  const { screenshotMinSide: min, screenshotMaxSide: max } = LIMITS;
+  for (const side of ["width", "height"] as const) {
+    const n = shot[side];
+    if (n !== undefined && (!Number.isInteger(n) || (n as number) < min || (n as number) > max)) {
+      fail(`${side} must be an integer from ${min} to ${max} (CSS pixels), got ${String(n)}`);
+    }
+  }
 }

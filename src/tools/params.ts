@@ -58,6 +58,8 @@ export const PARAM_NAMES: ExclusiveNames = {
   prompt: "prompt",
   query: "query",
   startIndex: "start_index",
+  screenshot: "screenshot",
+  render: 'render: "never"',
 };
 
 /** CSS selectors scoping the page (web_fetch, web_extract). */
