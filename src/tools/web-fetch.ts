@@ -10,6 +10,8 @@ import {
   PARAM_NAMES,
   promptParam,
   queryParam,
+  screenshotOption,
+  screenshotParam,
   selectorOptions,
   selectorParams,
   startIndexParam,
@@ -31,6 +33,7 @@ export const webFetchTool = defineTool({
       start_index: startIndexParam(t),
       ...selectorParams(t),
       ...listParams(t),
+      screenshot: screenshotParam(t),
     }),
   output: fetchResultSchema,
   async handle(input, env) {
@@ -54,9 +57,18 @@ export const webFetchTool = defineTool({
       ...selectorOptions(input),
       ...(input.links ? { links: true } : {}),
       ...(input.images ? { images: true } : {}),
+      ...screenshotOption(input.screenshot),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });
-    return { text: pageText(result, env), structured: { ...result } };
+    // The screenshot travels as an image beside the text, for hosts that show images to models.
+    const images = result.screenshot
+      ? [{ data: result.screenshot.data, mimeType: result.screenshot.mimeType }]
+      : [];
+    return {
+      text: pageText(result, env),
+      structured: { ...result },
+      ...(images.length > 0 ? { images } : {}),
+    };
   },
 });
