@@ -96,9 +96,14 @@ export type ExclusiveField =
   | "startIndex"
   | "format"
   | "includeSelectors"
-  | "excludeSelectors";
+  | "excludeSelectors"
+  | "screenshot"
+  | "render";
 
-/** How a surface spells the options that exclude each other: one table per surface. */
+/**
+ * How a surface spells the options that exclude each other: one table per surface. `render`
+ * spells the setting that turns rendering off (`render: "never"`, `--render never`).
+ */
 export type ExclusiveNames = Readonly<Record<ExclusiveField, string>>;
 
 /** The library's own spelling. */
@@ -109,6 +114,8 @@ export const LIBRARY_NAMES: ExclusiveNames = {
   format: "format",
   includeSelectors: "includeSelectors",
   excludeSelectors: "excludeSelectors",
+  screenshot: "screenshot",
+  render: 'render: "never"',
 };
 
 /** Formats whose content is not prose a query or a prompt can read passage by passage. */
@@ -126,6 +133,7 @@ export interface OptionConflict {
  * read the whole page, and one excludes the other (with a `schema`, the prompt is the
  * instruction for filling it and excludes nothing); both read Markdown or text, so neither takes
  * the `html` or `raw` format; `raw` is the whole document as served, so it takes no selectors.
+ * A screenshot renders the page, so it cannot go with rendering turned off.
  * A surface passes its table of names for the message and maps `field` through the same table.
  *
  * @example
@@ -142,9 +150,18 @@ export function optionConflict(
     includeSelectors?: readonly string[] | undefined;
     excludeSelectors?: readonly string[] | undefined;
     schema?: unknown;
+    screenshot?: unknown;
+    render?: string | undefined;
   },
   names: ExclusiveNames = LIBRARY_NAMES,
 ): OptionConflict | undefined {
+  const shot = call.screenshot !== undefined && call.screenshot !== false;
+  if (shot && call.render === "never") {
+    return {
+      field: "screenshot",
+      message: `${names.screenshot} renders the page in a browser: it cannot be combined with ${names.render}`,
+    };
+  }
   const offset = call.startIndex !== undefined && call.startIndex > 0;
   // Beside a schema, a prompt only instructs the model that fills it: the content stays the page's.
   const prompt = call.schema === undefined ? call.prompt : undefined;
@@ -184,4 +201,36 @@ export function optionConflict(
     }
   }
   return undefined;
+}
+
+/** The fields a screenshot object may have. */
+const SCREENSHOT_FIELDS: ReadonlySet<string> = new Set(["fullPage", "width", "height"]);
+
+/**
+ * Checks a call's `screenshot`: true or false, or `{ fullPage, width, height }` with a boolean
+ * and viewport sides from LIMITS.screenshotMinSide to LIMITS.screenshotMaxSide CSS pixels.
+ * Anything else is INVALID_INPUT naming `field` (callers pass it through from untrusted input).
+ */
+export function checkScreenshot(value: unknown, field = "screenshot"): void {
+  if (value === undefined || typeof value === "boolean") return;
+  const fail = (problem: string): never => {
+    throw new WebFetchError("INVALID_INPUT", `${field} ${problem}`, { retryable: false });
+  };
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    fail("must be true, false or { fullPage, width, height }");
+  }
+  const shot = value as Record<string, unknown>;
+  for (const key of Object.keys(shot)) {
+    if (!SCREENSHOT_FIELDS.has(key)) fail(`has no field ${JSON.stringify(key)}`);
+  }
+  if (shot.fullPage !== undefined && typeof shot.fullPage !== "boolean") {
+    fail("fullPage must be true or false");
+  }
+  const { screenshotMinSide: min, screenshotMaxSide: max } = LIMITS;
+  for (const side of ["width", "height"] as const) {
+    const n = shot[side];
+    if (n !== undefined && (!Number.isInteger(n) || (n as number) < min || (n as number) > max)) {
+      fail(`${side} must be an integer from ${min} to ${max} (CSS pixels), got ${String(n)}`);
+    }
+  }
 }

@@ -30,13 +30,20 @@ export type {
   GrepOptions,
   LlmSettings,
   ReadOptions,
+  ScreenshotOptions,
   SearchOptions,
   SearchSettings,
   WebFetchOptions,
 } from "./options.js";
-export { DEFAULTS, GREP_DEFAULTS, LLM_DEFAULTS, SEARCH_DEFAULTS } from "./options.js";
+export {
+  DEFAULTS,
+  GREP_DEFAULTS,
+  LLM_DEFAULTS,
+  SCREENSHOT_DEFAULTS,
+  SEARCH_DEFAULTS,
+} from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
-export type { FetchResult, GrepResult } from "./result.js";
+export type { FetchResult, GrepResult, Screenshot } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
 export { createBraveProvider } from "./search/brave.js";
 export type { DuckDuckGoOptions } from "./search/duckduckgo.js";

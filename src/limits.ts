@@ -64,4 +64,17 @@ export const LIMITS = {
   selectorMaxLength: 500,
   /** Characters of a `schema` serialized as JSON: a larger one is refused before any fetch. */
   schemaMaxLength: 20_000,
+  /** Smallest width or height of a screenshot's viewport, CSS pixels. */
+  screenshotMinSide: 100,
+  /** Largest width or height of a screenshot's viewport, CSS pixels. */
+  screenshotMaxSide: 4_096,
+  /**
+   * Height of a full-page screenshot, CSS pixels, at most: a taller page is shown from its top
+   * to this height (and a warning says so), so an endless page cannot make an endless image.
+   */
+  screenshotMaxPageHeight: 10_000,
+  /** Smallest byte cap of a screenshot: below it even a thumbnail may not fit. */
+  screenshotMinBytes: 4_096,
+  /** Captures of one screenshot, each at a smaller scale, before giving up on the byte cap. */
+  screenshotCaptures: 6,
 } as const;

@@ -116,8 +116,30 @@ export interface FetchOptions {
    * `INVALID_INPUT` naming the `llm` settings. At most 20,000 characters as JSON.
    */
   schema?: DataSchema;
+  /**
+   * Adds `screenshot`: a PNG of the page rendered in Chromium, `{ mimeType, data (base64),
+   * width, height }` (the image's pixels). `true` shows the viewport (1280 × 800 CSS pixels);
+   * an object sets `fullPage` (the whole page, at most 10,000 CSS pixels tall: a taller one is
+   * shown from the top, with a warning) and the viewport's `width` and `height` (100 to 4,096).
+   * The content then comes from the rendered page, as with `render: "always"` (and a render
+   * that fails is an error); `render: "never"` cannot be combined with it. An image over
+   * `screenshotMaxBytes` is captured again at a smaller scale until it fits. HTML pages only:
+   * another type gets no screenshot and a warning. Refused with Tavily or a remote endpoint.
+   * Cached apart from the same page without a screenshot. @default false
+   */
+  screenshot?: boolean | ScreenshotOptions;
   /** Cancels the fetch. */
   signal?: AbortSignal;
+}
+
+/** What a screenshot shows: the viewport's size, and whether the whole page or the viewport. */
+export interface ScreenshotOptions {
+  /** The whole page, from the top, up to 10,000 CSS pixels tall. @default false (the viewport) */
+  fullPage?: boolean;
+  /** Viewport width, CSS pixels, 100 to 4,096. @default 1280 */
+  width?: number;
+  /** Viewport height, CSS pixels, 100 to 4,096. @default 800 */
+  height?: number;
 }
 
 /** Where cached pages live: this process, a SQLite file, or a Redis server shared by many. */
@@ -317,6 +339,12 @@ export interface WebFetchOptions {
   render?: RenderMode;
   /** Chromium's executable for rendering. @default "/usr/bin/chromium" */
   browserPath?: string;
+  /**
+   * Bytes of a screenshot's PNG, at most (its base64 is a third longer): a larger capture is
+   * taken again at a smaller scale until it fits, so an image never floods a model's context.
+   * At least 4,096. @default 1572864 (1.5 MiB)
+   */
+  screenshotMaxBytes?: number;
   /** Time a cached page stays fresh, seconds. @default 900 */
   cacheTtl?: number;
   /** Size bound of the cache store, bytes. @default 52428800 (50 MiB) */
@@ -402,6 +430,7 @@ export interface ResolvedOptions {
   cacheUrl: string;
   render: RenderMode;
   browserPath: string;
+  screenshotMaxBytes: number;
   maxConnectionsPerOrigin: number;
   maxConcurrency: number;
   retries: number;
@@ -440,6 +469,7 @@ export const DEFAULTS = {
   cacheUrl: "redis://127.0.0.1:6379",
   render: "auto",
   browserPath: "/usr/bin/chromium",
+  screenshotMaxBytes: 1_572_864,
   maxConnectionsPerOrigin: 6,
   maxConcurrency: 32,
   retries: 2,
@@ -465,6 +495,13 @@ export const SEARCH_DEFAULTS = {
   maxResults: 5,
   /** Token budget of a context, source list included. */
   maxTokens: 4_000,
+} as const;
+
+/** Defaults of a screenshot: a laptop's viewport, shown as it is (not the whole page). */
+export const SCREENSHOT_DEFAULTS = {
+  fullPage: false,
+  width: 1_280,
+  height: 800,
 } as const;
 
 /** Defaults of grep over a page's content. */
@@ -501,6 +538,11 @@ export function resolveOptions(options: WebFetchOptions = {}): ResolvedOptions {
     cacheUrl: merged.cacheUrl,
     render: oneOf("render", merged.render, RENDER_MODES),
     browserPath: merged.browserPath,
+    screenshotMaxBytes: positiveInt(
+      "screenshotMaxBytes",
+      merged.screenshotMaxBytes,
+      LIMITS.screenshotMinBytes,
+    ),
     maxConnectionsPerOrigin: positiveInt("maxConnectionsPerOrigin", merged.maxConnectionsPerOrigin),
     maxConcurrency: positiveInt("maxConcurrency", merged.maxConcurrency),
     retries: positiveInt("retries", merged.retries, 0),

@@ -15,6 +15,16 @@ export interface Redirect {
   status: number;
 }
 
+/** A PNG of the rendered page (`screenshot`), sized to fit the screenshot byte cap. */
+export interface Screenshot {
+  mimeType: "image/png";
+  /** The PNG, base64. */
+  data: string;
+  /** The image's width and height, pixels (a scaled capture is smaller than the viewport). */
+  width: number;
+  height: number;
+}
+
 export interface FetchResult extends PageMetadata {
   /** As requested, normalized. */
   url: string;
@@ -74,6 +84,8 @@ export interface FetchResult extends PageMetadata {
   links?: PageLink[];
   /** The page's images (`images: true`). */
   images?: PageImage[];
+  /** A PNG of the rendered page (`screenshot`); absent for a page that is not HTML. */
+  screenshot?: Screenshot;
   /** Where the full content was saved, when a save directory is configured. */
   savedPath?: string;
   cached: boolean;

@@ -22,7 +22,17 @@ export type Warning =
   | { kind: "prompt-start" }
   | { kind: "raw-unavailable" }
   | { kind: "model-input-cut" }
-  | { kind: "empty" };
+  | { kind: "empty" }
+  | ScreenshotWarning;
+
+/** Why a screenshot asked for is missing or shows less than the page. */
+export type ScreenshotWarning =
+  /** The page is not HTML (a PDF, JSON): nothing to render. */
+  | { kind: "screenshot-not-html"; contentType: string }
+  /** A full-page screenshot of a page taller than the cap shows its top only. */
+  | { kind: "screenshot-cut"; pageHeight: number; maxHeight: number }
+  /** No capture fitted the byte cap, even at the smallest scale tried. */
+  | { kind: "screenshot-too-large"; maxBytes: number };
 
 const count = (n: number, locale: Locale) => n.toLocaleString(locale === "ja" ? "ja-JP" : "en-US");
 
@@ -87,6 +97,18 @@ export function warningText(warning: Warning, locale: Locale): string {
       return ja
         ? "ページに抽出できるテキストがありませんでした"
         : "The page has no text that could be extracted";
+    case "screenshot-not-html":
+      return ja
+        ? `スクリーンショットは HTML ページだけで撮れます（このページは ${warning.contentType}）`
+        : `No screenshot: only HTML pages are rendered, and this one is ${warning.contentType}`;
+    case "screenshot-cut":
+      return ja
+        ? `ページの高さが ${count(warning.pageHeight, locale)} px あるため、スクリーンショットは上から ${count(warning.maxHeight, locale)} px までです`
+        : `The page is ${count(warning.pageHeight, locale)} px tall; the screenshot shows its first ${count(warning.maxHeight, locale)} px`;
+    case "screenshot-too-large":
+      return ja
+        ? `スクリーンショットを縮小しても ${count(warning.maxBytes, locale)} バイトに収まらなかったため、付けていません`
+        : `No screenshot: even scaled down it did not fit in ${count(warning.maxBytes, locale)} bytes`;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Vercel AI SDK 6 (`webfetch/ai-sdk`, peer dependency `ai`): the tools as a `ToolSet` for
- * `generateText` / `streamText`. The model reads the tool's text; the step's tool result keeps
- * the whole result (text, result object, `isError`) for the program.
+ * `generateText` / `streamText`. The model reads the tool's text (and a screenshot as an image);
+ * the step's tool result keeps the whole result (text, result object, `isError`) for the
+ * program.
  */
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { inputJsonSchema } from "../tools/json-schema.js";
@@ -33,9 +34,21 @@ function aiSdkTool(t: Tool) {
     // INVALID_INPUT result in the tool's language that the model can act on, not a thrown error.
     inputSchema: jsonSchema(inputJsonSchema(t)),
     execute: (input, { abortSignal }) => t.call(input, abortSignal ? { signal: abortSignal } : {}),
-    toModelOutput: ({ output }) => ({
-      type: output.isError ? "error-text" : "text",
-      value: output.text,
-    }),
+    toModelOutput: ({ output }) => {
+      if (output.isError) return { type: "error-text", value: output.text };
+      if (!output.images?.length) return { type: "text", value: output.text };
+      // A page's screenshot goes to the model as an image after the text.
+      return {
+        type: "content",
+        value: [
+          { type: "text", text: output.text },
+          ...output.images.map((image) => ({
+            type: "image-data" as const,
+            data: image.data,
+            mediaType: image.mimeType,
+          })),
+        ],
+      };
+    },
   });
 }

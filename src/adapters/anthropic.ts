@@ -23,11 +23,19 @@ export interface AnthropicToolUseBlock {
   input: unknown;
 }
 
-/** The `tool_result` block answering it, for the next user message. */
+/** A text or base64 image block inside a `tool_result`. */
+export type AnthropicToolResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+
+/**
+ * The `tool_result` block answering it, for the next user message: the tool's text, or the text
+ * and its images (a page's screenshot) as blocks.
+ */
 export interface AnthropicToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: string;
+  content: string | AnthropicToolResultContent[];
   is_error: boolean;
 }
 
@@ -60,10 +68,20 @@ export function createAnthropicTools(options: AnthropicToolsOptions): AnthropicT
     tools: dispatcher.tools.map(anthropicTool),
     async run(block, run) {
       const result = await dispatcher.call(block.name, block.input, run);
+      const images = result.images ?? [];
       return {
         type: "tool_result",
         tool_use_id: block.id,
-        content: result.text,
+        content:
+          images.length === 0
+            ? result.text
+            : [
+                { type: "text", text: result.text },
+                ...images.map((image) => ({
+                  type: "image" as const,
+                  source: { type: "base64" as const, media_type: image.mimeType, data: image.data },
+                })),
+              ],
         is_error: result.isError,
       };
     },

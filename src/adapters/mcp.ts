@@ -50,10 +50,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
 /**
  * An error result carries no `structuredContent`: clients check it against the output schema,
- * which describes results, so the code travels in the text (and in `_meta` for programs).
+ * which describes results, so the code travels in the text (and in `_meta` for programs). A
+ * result's images (a page's screenshot) follow its text as image blocks.
  */
 function toCallToolResult(result: ToolResult): CallToolResult {
-  const content = [{ type: "text" as const, text: result.text }];
+  const content: CallToolResult["content"] = [{ type: "text", text: result.text }];
+  for (const image of result.images ?? []) {
+    content.push({ type: "image", data: image.data, mimeType: image.mimeType });
+  }
   if (result.isError) {
     return { content, isError: true, _meta: { "webfetch/error": result.structured.error } };
   }

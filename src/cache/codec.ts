@@ -115,5 +115,16 @@ function isPage(page: unknown): page is CachedPage {
     const v = page[field];
     if (v !== undefined && typeof v !== "string") return false;
   }
+  if (page.screenshot !== undefined && !isScreenshot(page.screenshot)) return false;
   return page.pages === undefined || typeof page.pages === "number";
+}
+
+function isScreenshot(shot: unknown): boolean {
+  return (
+    isRecord(shot) &&
+    shot.mimeType === "image/png" &&
+    typeof shot.data === "string" &&
+    typeof shot.width === "number" &&
+    typeof shot.height === "number"
+  );
 }

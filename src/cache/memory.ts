@@ -8,7 +8,9 @@ import type { CacheEntry, CacheStore } from "./store.js";
 /** Rough bytes of an entry: UTF-16 strings, plus a fixed overhead for the object. */
 function entrySize(entry: CacheEntry): number {
   const p = entry.page;
-  return 512 + 2 * (p.content.length + p.url.length + p.finalUrl.length + (p.title?.length ?? 0));
+  const strings = p.content.length + p.url.length + p.finalUrl.length + (p.title?.length ?? 0);
+  // A screenshot's base64 is the largest string a page can carry.
+  return 512 + 2 * (strings + (p.screenshot?.data.length ?? 0));
 }
 
 export interface MemoryStoreOptions {

@@ -7,8 +7,8 @@
 
 import type { PageImage, PageLink } from "../extract/links.js";
 import type { PageMetadata } from "../extract/metadata.js";
-import type { Redirect } from "../result.js";
-import type { LimitHit } from "../warnings.js";
+import type { Redirect, Screenshot } from "../result.js";
+import type { LimitHit, ScreenshotWarning } from "../warnings.js";
 
 /** A cached, fully converted page (before any shaping such as truncation). */
 export interface CachedPage extends PageMetadata {
@@ -31,6 +31,10 @@ export interface CachedPage extends PageMetadata {
   /** The page's links and images, when the call asked for them. */
   links?: PageLink[];
   images?: PageImage[];
+  /** A PNG of the rendered page, when the call asked for one. */
+  screenshot?: Screenshot;
+  /** Why the screenshot asked for is missing or shows less than the page. */
+  screenshotWarnings?: ScreenshotWarning[];
   /** Limits the conversion stopped at: the content ends before the page does. */
   limits?: LimitHit[];
   /** `raw` was asked of a PDF, which has no text source: the content is its extracted text. */

@@ -1,14 +1,17 @@
 /**
  * `webfetch fetch <url...>`, the default command: each URL through web.fetch(), its content on
  * stdout (one section per URL when there are several), notes, warnings and errors on stderr; or
- * the result object (an array of them for several URLs) with --json.
+ * the result object (an array of them for several URLs) with --json. `--screenshot FILE` writes
+ * the rendered page's PNG to FILE (one URL only); the JSON then names the file instead of
+ * carrying the image's base64.
  */
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
-import type { FetchResult } from "../result.js";
+import type { FetchResult, Screenshot } from "../result.js";
 import { listsText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import {
@@ -33,6 +36,8 @@ interface FetchFlags extends CallFlags {
   maxAge?: number;
   render?: RenderMode;
   schema?: string;
+  screenshot?: string;
+  fullPage?: boolean;
 }
 
 /** Adds `fetch` to the program, as the command a bare URL runs. */
@@ -49,6 +54,14 @@ export function addFetchCommand(program: Command, cli: CommandContext): void {
     .addOption(call.excludeSelector)
     .addOption(call.links)
     .addOption(call.images)
+    .option(
+      "--screenshot <file>",
+      "render the page in Chromium and write a PNG of it to <file> (one URL; the content comes from the rendered page)",
+    )
+    .option(
+      "--full-page",
+      "with --screenshot: the whole page (up to 10,000 px tall), not the viewport",
+    )
     .addOption(call.maxLength)
     .option("--start-index <n>", "continue from this character offset", integer(0))
     .addOption(call.query)
@@ -89,6 +102,14 @@ async function fetchCommand(
 ): Promise<number> {
   const schema = flags.schema === undefined ? undefined : readSchemaFile(flags.schema);
   refuseConflicts({ ...flags, schema });
+  if (flags.screenshot !== undefined && urls.length > 1) {
+    throw new WebFetchError("INVALID_INPUT", "--screenshot takes one URL", { retryable: false });
+  }
+  if (flags.fullPage && flags.screenshot === undefined) {
+    throw new WebFetchError("INVALID_INPUT", "--full-page needs --screenshot <file>", {
+      retryable: false,
+    });
+  }
   const { options } = cliSetup(flags, io, env);
   const web = createWebFetch(options);
   const call: FetchOptions = {
@@ -101,14 +122,27 @@ async function fetchCommand(
     ...(flags.redirects ? { redirects: flags.redirects } : {}),
     ...(flags.maxRedirects !== undefined ? { maxRedirects: flags.maxRedirects } : {}),
     ...(schema ? { schema } : {}),
+    ...(flags.screenshot !== undefined
+      ? { screenshot: flags.fullPage ? { fullPage: true } : true }
+      : {}),
   };
   const { labels } = textsFor(web.options.locale);
   try {
-    const settled = await Promise.allSettled(urls.map((url) => web.fetch(url, call)));
+    const settled = await Promise.allSettled(
+      urls.map(async (url) => {
+        const result = await web.fetch(url, call);
+        if (result.screenshot && flags.screenshot !== undefined) {
+          await writePng(result.screenshot, flags.screenshot);
+        }
+        return result;
+      }),
+    );
     const failed = settled.some((s) => s.status === "rejected");
     if (flags.json) {
       const entries = settled.map((s, i) =>
-        s.status === "fulfilled" ? s.value : { url: urls[i], error: errorJson(s.reason) },
+        s.status === "fulfilled"
+          ? jsonResult(s.value, flags.screenshot)
+          : { url: urls[i], error: errorJson(s.reason) },
       );
       io.stdout.write(
         `${JSON.stringify(urls.length === 1 ? jsonSingle(entries[0]) : entries, null, 2)}\n`,
@@ -138,6 +172,29 @@ async function fetchCommand(
   } finally {
     await web.close();
   }
+}
+
+/** Writes a screenshot's PNG to `file`; a file that cannot be written is the caller's error. */
+async function writePng(shot: Screenshot, file: string): Promise<void> {
+  try {
+    await writeFile(file, Buffer.from(shot.data, "base64"));
+  } catch (error) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `--screenshot: could not write ${file}: ${(error as Error).message}`,
+      { retryable: false, cause: error },
+    );
+  }
+}
+
+/**
+ * A result as --json prints it: with --screenshot, the screenshot names the file it was written
+ * to (`path`) instead of carrying the image's base64, which a terminal has no use for.
+ */
+function jsonResult(result: FetchResult, file: string | undefined): unknown {
+  if (!result.screenshot || file === undefined) return result;
+  const { data: _data, ...shot } = result.screenshot;
+  return { ...result, screenshot: { ...shot, path: file } };
 }
 
 /** A single URL with --json prints the object itself; an error prints {"error": ...}. */

@@ -113,6 +113,8 @@ export const FLAG_NAMES: ExclusiveNames = {
   format: "--extract-mode",
   includeSelectors: "--include-selector",
   excludeSelectors: "--exclude-selector",
+  screenshot: "--screenshot",
+  render: "--render never",
 };
 
 /** Flags that cannot go together are INVALID_INPUT in the flags' own names, before any fetch. */
@@ -122,11 +124,15 @@ export function refuseConflicts(
     query?: string;
     startIndex?: number;
     schema?: unknown;
+    screenshot?: string;
+    render?: string;
   },
 ): void {
   const conflict = optionConflict(
     {
       schema: flags.schema,
+      screenshot: flags.screenshot,
+      render: flags.render,
       prompt: flags.prompt,
       query: flags.query,
       startIndex: flags.startIndex,

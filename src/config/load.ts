@@ -115,6 +115,7 @@ export function optionsFromConfig(config: WebFetchConfig): WebFetchOptions {
   if (f.save_dir) out.saveDir = f.save_dir;
   if (f.render) out.render = f.render;
   if (f.browser_path) out.browserPath = f.browser_path;
+  if (f.screenshot_max_bytes !== undefined) out.screenshotMaxBytes = f.screenshot_max_bytes;
   if (c.store) out.cacheStore = c.store;
   if (c.path) out.cachePath = c.path;
   if (c.url) out.cacheUrl = c.url;

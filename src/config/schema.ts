@@ -67,6 +67,7 @@ export const configSchema = z
         robots: z.enum(ROBOTS_POLICIES),
         render: z.enum(RENDER_MODES),
         browser_path: z.string().min(1),
+        screenshot_max_bytes: bytes,
         network: z.enum(["enabled", "none"]),
         allow_private_network: boolean(),
         allow_addresses: z.array(z.string()),

@@ -31,8 +31,8 @@ export interface KeptPage {
   url: string;
   /** The options to fetch it again with the same content. */
   call: ContentOptions;
-  /** The page without its content, to rebuild it from `savedPath`. */
-  meta: Omit<CachedPage, "content">;
+  /** The page without its content (nor its screenshot), to rebuild it from `savedPath`. */
+  meta: Omit<CachedPage, "content" | "screenshot">;
   savedPath?: string;
 }
 

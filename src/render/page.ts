@@ -1,5 +1,6 @@
 /**
- * Renders one page in Chromium and returns its DOM once its scripts have settled. The page's
+ * Renders one page in Chromium and returns its DOM once its scripts have settled, and a
+ * screenshot when one is asked for. The page's
  * first document is the response webfetch already fetched (robots.txt, redirects and the guard
  * were checked for it); every other request the page makes (scripts, XHR, fetch, frames, a
  * navigation of its own) is answered by `fetch`, which goes through the address guard, the
@@ -10,9 +11,15 @@ import type { ResourceRequest, ResourceResponse } from "../fetch/fetcher.js";
 import type { Deadline } from "../net/deadline.js";
 import { type BrowserPool, firstLine } from "./browser.js";
 import type { BrowserContext, Page, Route } from "./playwright.js";
+import { type Captured, captureScreenshot, type ShotRequest } from "./screenshot.js";
 
 /** Resource types a text extraction never needs: not fetched at all. */
 const SKIPPED_TYPES = new Set(["image", "media", "font", "stylesheet", "manifest", "texttrack"]);
+/**
+ * Resource types a screenshot does without. Its images, fonts and stylesheets are fetched like
+ * every other request of the page: through `fetch`, so through the guard and the byte budget.
+ */
+const SHOT_SKIPPED_TYPES = new Set(["media", "manifest", "texttrack"]);
 /** Codes of a request the policy refused (as opposed to one that failed). */
 const REFUSED_CODES = new Set(["BLOCKED_ADDRESS", "BLOCKED_DOMAIN", "INVALID_URL"]);
 /** Longest wait for the page's network to go quiet after its document loaded. */
@@ -36,6 +43,8 @@ export interface RenderRequest {
   maxBytes: number;
   /** Answers one request of the page (guarded, capped, one hop). */
   fetch: (req: ResourceRequest, deadline: Deadline, maxBytes: number) => Promise<ResourceResponse>;
+  /** A screenshot to take once the page has settled, in a viewport of its size. */
+  screenshot?: ShotRequest;
 }
 
 export interface Rendered {
@@ -47,6 +56,8 @@ export interface Rendered {
   blockedRequests: number;
   /** Requests of the page answered from the network. */
   requests: number;
+  /** The screenshot asked for. */
+  screenshot?: Captured;
 }
 
 /** Renders `req.url` in a fresh browser context of `pool`'s browser. */
@@ -59,6 +70,9 @@ export async function renderPage(pool: BrowserPool, req: RenderRequest): Promise
       serviceWorkers: "block",
       acceptDownloads: false,
       javaScriptEnabled: true,
+      ...(req.screenshot
+        ? { viewport: { width: req.screenshot.width, height: req.screenshot.height } }
+        : {}),
     });
     // A context that opens after the deadline passed is closed all the same.
     void opening.then(
@@ -119,11 +133,20 @@ async function run(context: BrowserContext, req: RenderRequest, state: RenderSta
       retryable: false,
     });
   }
+  let screenshot: Captured | undefined;
+  if (req.screenshot) {
+    // Images may still be loading after the text settled; their load event is waited for
+    // within the settle time.
+    const budget = Math.min(SETTLE_MS, deadline.remaining() - RESERVE_MS);
+    if (budget > 0) await page.waitForLoadState("load", { timeout: budget }).catch(() => {});
+    screenshot = await captureScreenshot(context, page, req.screenshot);
+  }
   return {
     html,
     finalUrl: page.url(),
     blockedRequests: state.blocked,
     requests: state.requests,
+    ...(screenshot ? { screenshot } : {}),
   } satisfies Rendered;
 }
 
@@ -171,7 +194,8 @@ async function answer(route: Route, req: RenderRequest, state: RenderState): Pro
       });
       return;
     }
-    if (SKIPPED_TYPES.has(request.resourceType()) || !/^https?:/i.test(url)) {
+    const skipped = req.screenshot ? SHOT_SKIPPED_TYPES : SKIPPED_TYPES;
+    if (skipped.has(request.resourceType()) || !/^https?:/i.test(url)) {
       await route.abort("aborted");
       return;
     }

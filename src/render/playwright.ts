@@ -22,6 +22,8 @@ export interface Browser {
     serviceWorkers: "allow" | "block";
     acceptDownloads: boolean;
     javaScriptEnabled: boolean;
+    /** CSS pixels; Playwright's default is 1280 × 720. */
+    viewport?: { width: number; height: number };
   }): Promise<BrowserContext>;
   isConnected(): boolean;
   on(event: "disconnected", listener: () => void): unknown;
@@ -32,6 +34,8 @@ export interface BrowserContext {
   route(url: string, handler: (route: Route) => unknown): Promise<void>;
   routeWebSocket(url: RegExp, handler: (ws: { close(): Promise<void> }) => unknown): Promise<void>;
   newPage(): Promise<Page>;
+  /** A Chrome DevTools Protocol session attached to `page`. */
+  newCDPSession(page: Page): Promise<CDPSession>;
   on(event: "page", listener: (page: Page) => void): unknown;
   close(): Promise<void>;
 }
@@ -41,13 +45,19 @@ export interface Page {
     url: string,
     options: { waitUntil: "load" | "domcontentloaded" | "networkidle"; timeout: number },
   ): Promise<unknown>;
-  waitForLoadState(state: "networkidle", options: { timeout: number }): Promise<void>;
+  waitForLoadState(state: "load" | "networkidle", options: { timeout: number }): Promise<void>;
   /** Evaluates a script expression in the page. */
   evaluate<T>(expression: string): Promise<T>;
   content(): Promise<string>;
   url(): string;
   on(event: "dialog", listener: (dialog: { dismiss(): Promise<void> }) => void): unknown;
   close(): Promise<void>;
+}
+
+/** The DevTools Protocol: one method call with its parameters, answered by its result. */
+export interface CDPSession {
+  send(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  detach(): Promise<void>;
 }
 
 export interface Route {

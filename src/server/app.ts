@@ -170,6 +170,17 @@ export function createApp(options: AppOptions): Hono {
       c.req.header(name),
     );
     if (!reader) return errorResponse(c, "NOT_FOUND", `No route GET ${raw.pathname}`);
+    if (reader.image && !reader.json) {
+      // The PNG itself; a page that gave none (not HTML) is answered with the reason.
+      const page = await web.fetch(reader.url, { ...reader.call, signal: c.req.raw.signal });
+      if (!page.screenshot) {
+        const reason = page.warnings?.join("; ") ?? "The page gave no screenshot";
+        return errorResponse(c, "UNSUPPORTED_CONTENT_TYPE", reason, { status: 422 });
+      }
+      return c.body(Buffer.from(page.screenshot.data, "base64"), 200, {
+        "Content-Type": page.screenshot.mimeType,
+      });
+    }
     const page = await wholePage(web, reader.url, { ...reader.call, signal: c.req.raw.signal });
     if (reader.json) return c.json(jinaEnvelope(page));
     // The body is the content alone; why it is thinner than the page travels beside it, as

@@ -1,11 +1,13 @@
 /**
  * The reader route, `GET /<url>`, speaks the headers Jina Reader's users already send: what to
- * return (`X-Return-Format`: markdown, text or html), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
+ * return (`X-Return-Format`: markdown, text or html; `screenshot` and `pageshot` answer with
+ * the PNG of the rendered viewport or whole page itself, not a link to it as Jina does), which part of the page (`X-Target-Selector`, `X-Remove-Selector`),
  * whether to skip the cache (`X-No-Cache`), a deadline in seconds (`X-Timeout`), the engine
  * (`X-Engine: browser` renders, `direct` never does) and the page's links and images listed
  * after the content (`X-With-Links-Summary`, `X-With-Images-Summary`). Unknown `X-` headers are
  * ignored, as Jina ignores them. A target without a scheme (`/example.com/a`) means https.
  */
+import { type ExclusiveNames, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import type { FetchOptions } from "../options.js";
@@ -16,7 +18,7 @@ import { bare } from "../tools/format.js";
  * The return formats the route serves, by `X-Return-Format`. Jina's `html` is the page's HTML;
  * here it is the clean main-content HTML (no scripts, handlers or unsafe URLs; absolute URLs).
  */
-const RETURN_FORMATS = ["markdown", "text", "html"] as const;
+const RETURN_FORMATS = ["markdown", "text", "html", "screenshot", "pageshot"] as const;
 
 /** The headers the route reads, as its OpenAPI document lists them. */
 export const READER_HEADERS: readonly {
@@ -39,6 +41,12 @@ export const READER_HEADERS: readonly {
   { name: "Accept", description: "application/json: Jina's JSON envelope" },
 ];
 
+/** The return formats that answer with the page's PNG: the viewport, or the whole page. */
+const IMAGE_FORMATS: Readonly<Record<string, true | { fullPage: true }>> = {
+  screenshot: true,
+  pageshot: { fullPage: true },
+};
+
 /** What a reader request asks for. */
 export interface ReaderRequest {
   /** The target URL. */
@@ -47,7 +55,21 @@ export interface ReaderRequest {
   call: FetchOptions;
   /** Jina's JSON envelope (`Accept: application/json`) instead of the content alone. */
   json: boolean;
+  /** The page's screenshot, a PNG, is the answer (`X-Return-Format: screenshot`). */
+  image: boolean;
 }
+
+/** The route's spelling of the options that exclude each other: its headers. */
+const READER_NAMES = {
+  prompt: "prompt",
+  query: "query",
+  startIndex: "startIndex",
+  format: "X-Return-Format",
+  includeSelectors: "X-Target-Selector",
+  excludeSelectors: "X-Remove-Selector",
+  screenshot: "X-Return-Format: screenshot",
+  render: "X-Engine: direct",
+} as const satisfies ExclusiveNames;
 
 /** Files any client asks of the service itself, never a target: `GET /favicon.ico` is ours. */
 const SERVICE_FILES: ReadonlySet<string> = new Set(["favicon.ico", "robots.txt"]);
@@ -61,7 +83,7 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  *
  * @example
  * readerRequest("example.com/a", (name) => ({ "x-return-format": "text" })[name]);
- * // { url: "https://example.com/a", call: { format: "text" }, json: false }
+ * // { url: "https://example.com/a", call: { format: "text" }, json: false, image: false }
  */
 export function readerRequest(
   target: string,
@@ -76,7 +98,9 @@ export function readerRequest(
     if (!(RETURN_FORMATS as readonly string[]).includes(format)) {
       throw invalid(`X-Return-Format must be one of ${RETURN_FORMATS.join(", ")}`);
     }
-    call.format = format as (typeof RETURN_FORMATS)[number];
+    const image = IMAGE_FORMATS[format];
+    if (image) call.screenshot = image;
+    else call.format = format as "markdown" | "text" | "html";
   }
   const keep = header("x-target-selector")?.trim();
   if (keep) call.includeSelectors = [keep];
@@ -90,7 +114,14 @@ export function readerRequest(
   const engine = header("x-engine")?.trim().toLowerCase();
   if (engine === "browser") call.render = "always";
   else if (engine === "direct") call.render = "never";
-  return { url, call, json: header("accept")?.includes("application/json") ?? false };
+  const conflict = optionConflict(call, READER_NAMES);
+  if (conflict) throw invalid(conflict.message);
+  return {
+    url,
+    call,
+    json: header("accept")?.includes("application/json") ?? false,
+    image: call.screenshot !== undefined,
+  };
 }
 
 /**

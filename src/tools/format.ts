@@ -5,7 +5,7 @@
  */
 import type { ContextResult } from "../context/build.js";
 import type { ExtractResult } from "../pages/extract.js";
-import type { FetchResult, GrepResult } from "../result.js";
+import type { FetchResult, GrepResult, Screenshot } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { continuationLine } from "../shape/truncate.js";
 import type { ErrorInfo, Texts } from "./texts.js";
@@ -50,6 +50,7 @@ export function pageText(result: FetchResult, env: TextEnv): string {
     ...(result.savedPath ? [`${labels.savedPath}: ${result.savedPath}`] : []),
     ...(result.note ? [result.note] : []),
     ...warningLines(result, env),
+    ...(result.screenshot ? [screenshotLine(result.screenshot, env)] : []),
   ];
   return `${header.join("\n")}\n\n${contentText(result, env)}${listsText(result, env.texts.labels)}`;
 }
@@ -93,6 +94,12 @@ export function listsText(
 /** A label without the brackets that would end its Markdown link early. */
 export function bare(label: string): string {
   return label.replace(/[[\]]/g, "");
+}
+
+/** The line that says a screenshot was taken: its size in pixels and bytes. */
+export function screenshotLine(shot: Screenshot, env: TextEnv): string {
+  const bytes = Buffer.byteLength(shot.data, "base64");
+  return env.texts.screenshot({ width: shot.width, height: shot.height, bytes });
 }
 
 /** One `Warning: …` line per warning of the result. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type ExclusiveNames, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { SCREENSHOT_DEFAULTS, type ScreenshotOptions } from "../options.js";
 import { OUTPUT_FORMATS, SEARCH_DEPTHS, TIME_RANGES } from "../values.js";
 import type { Texts } from "./texts.js";
 
@@ -62,6 +63,8 @@ export const PARAM_NAMES: ExclusiveNames = {
   format: "extract_mode",
   includeSelectors: "include_selectors",
   excludeSelectors: "exclude_selectors",
+  screenshot: "screenshot",
+  render: 'render: "never"',
 };
 
 /**
@@ -133,5 +136,49 @@ export function listOptions(input: { links?: boolean | undefined; images?: boole
   return {
     ...(input.links ? { links: true } : {}),
     ...(input.images ? { images: true } : {}),
+  };
+}
+
+/**
+ * A screenshot of the rendered page (web_fetch): true for the default viewport, or the
+ * viewport's size and whether the whole page, snake_case as the tools name parameters.
+ */
+export const screenshotParam = (t: Texts) => {
+  const side = z.number().int().min(LIMITS.screenshotMinSide).max(LIMITS.screenshotMaxSide);
+  return z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        full_page: z.boolean().optional(),
+        width: side.optional(),
+        height: side.optional(),
+      }),
+    ])
+    .optional()
+    .describe(
+      t.params.screenshot(
+        SCREENSHOT_DEFAULTS.width,
+        SCREENSHOT_DEFAULTS.height,
+        LIMITS.screenshotMaxSide,
+        LIMITS.screenshotMaxPageHeight,
+      ),
+    );
+};
+
+/** The library's `screenshot` from the tool's parameter. */
+export function screenshotOption(
+  shot:
+    | boolean
+    | { full_page?: boolean | undefined; width?: number | undefined; height?: number | undefined }
+    | undefined,
+): { screenshot?: ScreenshotOptions | true } {
+  if (shot === undefined || shot === false) return {};
+  if (shot === true) return { screenshot: true };
+  return {
+    screenshot: {
+      ...(shot.full_page === undefined ? {} : { fullPage: shot.full_page }),
+      ...(shot.width === undefined ? {} : { width: shot.width }),
+      ...(shot.height === undefined ? {} : { height: shot.height }),
+    },
   };
 }

@@ -79,6 +79,14 @@ export const fetchResultSchema = z.looseObject({
     )
     .optional(),
   images: z.array(z.object({ url: z.string(), alt: z.string() })).optional(),
+  screenshot: z
+    .object({
+      mimeType: z.literal("image/png"),
+      data: z.string(),
+      width: z.number(),
+      height: z.number(),
+    })
+    .optional(),
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),

@@ -46,6 +46,8 @@ export interface Texts {
     images: string;
   };
   continuation(c: Continuation): string;
+  /** The line that says a screenshot was taken (the image travels beside the text). */
+  screenshot(shot: { width: number; height: number; bytes: number }): string;
   /** A call, through an adapter, of a tool that is not registered. */
   unknownTool(name: string): string;
   /** A call whose arguments are not valid JSON. */
@@ -105,6 +107,7 @@ export interface Texts {
     include_selectors: string;
     links: string;
     images: string;
+    screenshot(width: number, height: number, maxSide: number, maxHeight: number): string;
     exclude_selectors: string;
     urls(max: number): string;
     id: string;
@@ -138,6 +141,8 @@ const en: Texts = {
     links: "Links",
     images: "Images",
   },
+  screenshot: ({ width, height, bytes }) =>
+    `Screenshot: PNG, ${width} × ${height} px, ${bytes.toLocaleString("en-US")} bytes`,
   continuation(c) {
     const tools = refTools(c);
     const byId = tools ? `, or use ${tools} with id "${c.id}"` : "";
@@ -259,6 +264,8 @@ const en: Texts = {
     links:
       "List the page's links after the content (URL, text, whether internal and in the main content)",
     images: "List the page's images after the content (URL and alt text)",
+    screenshot: (width, height, maxSide, maxHeight) =>
+      `Also return a PNG screenshot of the page rendered in a browser: true for a ${width}×${height} viewport, or {full_page, width, height} (viewport ${maxSide} px at most; a full page is cut at ${maxHeight} px). The content then comes from the rendered page. HTML pages only`,
     urls: (max) => `The http or https URLs to fetch, 1 to ${max}`,
     id: "The id of a page fetched earlier (given by a cut result)",
     length: (n) => `Characters to return (default ${n})`,
@@ -317,6 +324,8 @@ const ja: Texts = {
     links: "リンク",
     images: "画像",
   },
+  screenshot: ({ width, height, bytes }) =>
+    `スクリーンショット: PNG、${width} × ${height} px、${bytes.toLocaleString("ja-JP")} バイト`,
   continuation(c) {
     const tools = refTools(c);
     const byId = tools
@@ -436,6 +445,8 @@ const ja: Texts = {
     exclude_selectors: 'CSS セレクタ。一致した部分を抽出の前に取り除く（例: [".ads"]）',
     links: "本文の後にページのリンク一覧を付ける（URL、テキスト、内部リンクか、本文中か）",
     images: "本文の後にページの画像一覧を付ける（URL と代替テキスト）",
+    screenshot: (width, height, maxSide, maxHeight) =>
+      `ブラウザで表示したページの PNG スクリーンショットも返す。true で ${width}×${height} のビューポート、または {full_page, width, height}（ビューポートは最大 ${maxSide} px、ページ全体は ${maxHeight} px で切る）。本文も表示後のページから取る。HTML ページのみ`,
     urls: (max) => `取得する URL（http または https）、1〜${max}個`,
     id: "以前に取得したページの id（途中で切られた結果に示される）",
     length: (n) => `返す文字数（既定 ${n}）`,

@@ -46,10 +46,18 @@ export interface ToolEnv {
   signal?: AbortSignal;
 }
 
-/** What a handler returns: text for the model and the result object. */
+/** An image a tool returns beside its text (a page's screenshot), base64. */
+export interface ToolImage {
+  data: string;
+  mimeType: string;
+}
+
+/** What a handler returns: text for the model, the result object, and any images. */
 export interface ToolOutput {
   text: string;
   structured: Record<string, unknown>;
+  /** Images for the model, in hosts that take them; the text says each was taken. */
+  images?: ToolImage[];
 }
 
 /** A tool's answer. An error carries `structured: { error: { code, message } }`. */

@@ -9,6 +9,8 @@ import {
   promptParam,
   queryParam,
   refuseConflicts,
+  screenshotOption,
+  screenshotParam,
   selectorOptions,
   selectorParams,
   startIndexParam,
@@ -30,6 +32,7 @@ export const webFetchTool = defineTool({
       start_index: startIndexParam(t),
       ...selectorParams(t),
       ...listParams(t),
+      screenshot: screenshotParam(t),
     }),
   output: fetchResultSchema,
   async handle(input, env) {
@@ -42,9 +45,18 @@ export const webFetchTool = defineTool({
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
       ...selectorOptions(input),
       ...listOptions(input),
+      ...screenshotOption(input.screenshot),
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
     });
-    return { text: pageText(result, env), structured: { ...result } };
+    // The screenshot travels as an image beside the text, for hosts that show images to models.
+    const images = result.screenshot
+      ? [{ data: result.screenshot.data, mimeType: result.screenshot.mimeType }]
+      : [];
+    return {
+      text: pageText(result, env),
+      structured: { ...result },
+      ...(images.length > 0 ? { images } : {}),
+    };
   },
 });

@@ -3,12 +3,17 @@
  * a ResolvedCall and never re-derives a default.
  */
 
-import { checkHeaders, checkTimeout, oneOf, optionConflict } from "../checks.js";
+import { checkHeaders, checkScreenshot, checkTimeout, oneOf, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
 import { checkSelector } from "../extract/selectors.js";
 import { LIMITS } from "../limits.js";
 import { type ResolvedSchema, resolveSchema } from "../llm/schema.js";
-import type { FetchOptions, ResolvedOptions } from "../options.js";
+import {
+  type FetchOptions,
+  type ResolvedOptions,
+  SCREENSHOT_DEFAULTS,
+  type ScreenshotOptions,
+} from "../options.js";
 import { checkQuery } from "../search/validate.js";
 import type {
   ExtractMode,
@@ -54,7 +59,19 @@ export interface ResolvedCall {
   images: boolean;
   /** The schema the model fills from the page (`data`), checked and serialized. */
   schema?: ResolvedSchema;
+  /** The screenshot to take, when the call asks for one. */
+  screenshot?: ScreenshotCall;
   signal?: AbortSignal;
+}
+
+/** A screenshot asked for: what it shows and its byte cap. */
+export interface ScreenshotCall {
+  fullPage: boolean;
+  /** The viewport, CSS pixels. */
+  width: number;
+  height: number;
+  /** Bytes of the PNG, at most. */
+  maxBytes: number;
 }
 
 /** `call` over the instance's options; the call is assumed checked (`checkCall`). */
@@ -86,6 +103,7 @@ export function resolveCall(resolved: ResolvedOptions, call: FetchOptions = {}):
     ...(call.includeSelectors?.length ? { includeSelectors: call.includeSelectors } : {}),
     ...(call.excludeSelectors?.length ? { excludeSelectors: call.excludeSelectors } : {}),
     ...(call.schema !== undefined ? { schema: resolveSchema(call.schema) } : {}),
+    ...(call.screenshot ? { screenshot: screenshotCall(resolved, call.screenshot) } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
   };
 }
@@ -98,11 +116,23 @@ export function proseFormat(format: OutputFormat): OutputFormat {
   return format === "html" || format === "raw" ? "markdown" : format;
 }
 
+/** A call's `screenshot` (true, or the object) over SCREENSHOT_DEFAULTS. */
+function screenshotCall(resolved: ResolvedOptions, shot: true | ScreenshotOptions): ScreenshotCall {
+  const given = shot === true ? {} : shot;
+  return {
+    fullPage: given.fullPage ?? SCREENSHOT_DEFAULTS.fullPage,
+    width: given.width ?? SCREENSHOT_DEFAULTS.width,
+    height: given.height ?? SCREENSHOT_DEFAULTS.height,
+    maxBytes: resolved.screenshotMaxBytes,
+  };
+}
+
 /** Programmer errors in per-call options throw at once, before any network work. */
 export function checkCall(call: FetchOptions): void {
   const { maxLength, startIndex, maxRedirects, timeout, maxAge, query, prompt } = call;
   if (prompt !== undefined) checkPrompt(prompt);
   if (query !== undefined) checkQuery(query);
+  checkScreenshot(call.screenshot);
   const conflict = optionConflict(call);
   if (conflict) throw new RangeError(conflict.message);
   if (call.via !== undefined && call.via !== "fetch" && call.via !== "tavily") {

@@ -6,13 +6,16 @@
 import type { CachedPage } from "../cache/store.js";
 import type { ConvertedBody, ConvertOptions } from "../convert/index.js";
 import { firstHeader, type RawResponse } from "../fetch/fetcher.js";
+import { LIMITS } from "../limits.js";
 import type { Deadline } from "../net/deadline.js";
 import { normalizeUrl } from "../net/url.js";
 import { renderPage } from "../render/page.js";
+import type { Captured } from "../render/screenshot.js";
 import { looksLikeAppShell } from "../render/shell.js";
 import { inSpan, SPANS } from "../trace.js";
 import type { RenderMode } from "../values.js";
-import type { ResolvedCall } from "./call.js";
+import type { ScreenshotWarning } from "../warnings.js";
+import type { ResolvedCall, ScreenshotCall } from "./call.js";
 import type { Resources } from "./resources.js";
 import type { PageSource, Sourced } from "./sources.js";
 
@@ -22,8 +25,12 @@ export const RENDER_OFF = "off";
 /** Characters of a render failure's reason kept for the result's warning. */
 const MAX_REASON_CHARS = 200;
 
-/** A page as the browser left it, converted. */
-type Rendered = ConvertedBody & { finalUrl: string; rendered: true; blockedRequests: number };
+/** A page as the browser left it, converted, and its screenshot when one was asked for. */
+type Rendered = ConvertedBody & {
+  finalUrl: string;
+  rendered: true;
+  blockedRequests: number;
+} & Pick<CachedPage, "screenshot" | "screenshotWarnings">;
 
 export function directSource(resources: Resources): PageSource {
   const { resolved, fetcher } = resources;
@@ -52,6 +59,7 @@ export function directSource(resources: Resources): PageSource {
     headerType: string | undefined,
     options: ConvertOptions,
     signal: AbortSignal | undefined,
+    screenshot: ScreenshotCall | undefined,
   ): Promise<Rendered | { notRendered: string }> {
     const release = await deadline.slot((signal) => resources.renders.acquire(signal));
     try {
@@ -62,6 +70,7 @@ export function directSource(resources: Resources): PageSource {
         deadline,
         maxBytes: resolved.maxBytes,
         fetch: (req, d, maxBytes) => fetcher.resource(req, d, maxBytes),
+        ...(screenshot ? { screenshot } : {}),
       });
       if (rendered.blockedRequests > 0) {
         resources.logger.warn(
@@ -80,6 +89,7 @@ export function directSource(resources: Resources): PageSource {
         finalUrl: rendered.finalUrl,
         rendered: true,
         blockedRequests: rendered.blockedRequests,
+        ...(rendered.screenshot ? shotOf(rendered.screenshot, screenshot) : {}),
       };
     } catch (error) {
       if (mode === "always" || signal?.aborted) throw error;
@@ -129,15 +139,32 @@ export function directSource(resources: Resources): PageSource {
         ...converted,
         fetchedAt: new Date().toISOString(),
       };
-      const mode = call.render;
+      // A screenshot renders an HTML page whatever the mode, and a failed render is an error,
+      // as with `always`; another type gets no screenshot and says why.
+      const html = isHtml(converted.contentType);
+      const shot = html ? call.screenshot : undefined;
+      if (call.screenshot && !html) {
+        page.screenshotWarnings = [
+          { kind: "screenshot-not-html", contentType: converted.contentType },
+        ];
+      }
+      const mode = shot ? "always" : call.render;
       // `raw` is the document as served: only `render: "always"` gives the browser's instead.
       const shell =
-        isHtml(converted.contentType) &&
+        html &&
         mode !== "always" &&
         call.format !== "raw" &&
         looksLikeAppShell(raw.body, readableText(converted.content, call.format));
       if (mode === "always" || (mode === "auto" && shell)) {
-        const rendered = await renderIn(deadline, mode, raw, headerType, options, call.signal);
+        const rendered = await renderIn(
+          deadline,
+          mode,
+          raw,
+          headerType,
+          options,
+          call.signal,
+          shot,
+        );
         // `auto` keeps the static result unless the browser found more.
         if ("notRendered" in rendered) {
           page.notRendered = rendered.notRendered;
@@ -170,6 +197,28 @@ const TAG = /<[^>]*>/g;
 /** The text of converted content a reader sees: clean HTML without its tags. */
 function readableText(content: string, format: ResolvedCall["format"]): string {
   return format === "html" ? content.replace(TAG, " ") : content;
+}
+
+/** A capture as the page keeps it: the PNG, and why it shows less than the page or is missing. */
+function shotOf(
+  captured: Captured,
+  shot: ScreenshotCall | undefined,
+): Pick<CachedPage, "screenshot" | "screenshotWarnings"> {
+  const warnings: ScreenshotWarning[] = [];
+  if (captured.cutFrom !== undefined) {
+    warnings.push({
+      kind: "screenshot-cut",
+      pageHeight: captured.cutFrom,
+      maxHeight: LIMITS.screenshotMaxPageHeight,
+    });
+  }
+  if (!captured.image && shot) {
+    warnings.push({ kind: "screenshot-too-large", maxBytes: shot.maxBytes });
+  }
+  return {
+    ...(captured.image ? { screenshot: { mimeType: "image/png", ...captured.image } } : {}),
+    ...(warnings.length > 0 ? { screenshotWarnings: warnings } : {}),
+  };
 }
 
 /** HTML types, the ones a browser can render. */

@@ -147,7 +147,8 @@ export class PageLoader {
 
   /** Remembers a page's id, and how to fetch the same content again. */
   #keep(key: string, page: CachedPage, call: ResolvedCall): KeptPage {
-    const { content: _content, ...meta } = page;
+    // The screenshot stays in the cache with the content: a kept page is a small descriptor.
+    const { content: _content, screenshot: _screenshot, ...meta } = page;
     const kept: KeptPage = {
       id: pageId(key),
       key,

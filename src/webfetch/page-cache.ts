@@ -78,7 +78,13 @@ export function pageKey(
       : "";
   // So do the link and image lists; a call without them keeps the plain key.
   const lists = `${call.links ? "|links" : ""}${call.images ? "|images" : ""}`;
-  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}${scope}${lists}|${url}`;
+  // A screenshot is kept with the page it was taken of, apart from the page without one (and
+  // from one of another size); a call without one keeps the plain key.
+  const shot = call.screenshot;
+  const screenshot = shot
+    ? `|screenshot:${shot.fullPage ? "full" : "view"}:${shot.width}x${shot.height}:${shot.maxBytes}`
+    : "";
+  return `v1|${call.format}|${call.extract}|${robots}|${headers}|${via}|${render}${scope}${lists}${screenshot}|${url}`;
 }
 
 /** The key of a model's answer to `prompt` about the page at `url`. */

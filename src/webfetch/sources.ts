@@ -44,6 +44,7 @@ export function remoteSource(
     async load(target, call, _stale, deadline) {
       refuseSelectors(call, "the remote fetch service");
       refuseFormat(call, endpoint);
+      refuseScreenshot(call, "the remote fetch service");
       const remote = await fetchRemote(
         endpoint,
         target.url.href,
@@ -68,6 +69,7 @@ export function tavilySource(resources: Resources): PageSource {
     async load(target, call, _stale, deadline) {
       refuseSelectors(call, "Tavily's extract API");
       refuseFormat(call, undefined);
+      refuseScreenshot(call, "Tavily's extract API");
       const { resolved } = resources;
       const extracted = await tavilyExtract(target.url.href, call.format, {
         ...tavilySettings(resources.searchSettings),
@@ -126,6 +128,16 @@ function refuseSelectors(call: ResolvedCall, where: string): void {
   throw new WebFetchError(
     "INVALID_INPUT",
     `includeSelectors, excludeSelectors, links and images need the page converted here, not by ${where}`,
+    { retryable: false },
+  );
+}
+
+/** A screenshot needs the page rendered in this process's browser. */
+function refuseScreenshot(call: ResolvedCall, where: string): void {
+  if (!call.screenshot) return;
+  throw new WebFetchError(
+    "INVALID_INPUT",
+    `screenshot needs the page rendered here, not by ${where}`,
     { retryable: false },
   );
 }

@@ -67,6 +67,7 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
     // Asked for, a list is there even when the page (a PDF, a feed) has none.
     ...(call.links ? { links: page.links ?? [] } : {}),
     ...(call.images ? { images: page.images ?? [] } : {}),
+    ...(call.screenshot && page.screenshot ? { screenshot: page.screenshot } : {}),
     format: call.format,
     content: shaped.content,
     totalLength: shaped.totalLength,
@@ -82,6 +83,7 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
     page,
     query !== undefined && focused ? { query, ...focused.chunks, maxLength } : undefined,
   );
+  if (call.screenshot) warnings.push(...(page.screenshotWarnings ?? []));
   if (page.limits?.length) result.truncated = true;
   if (warnings.length > 0) result.warnings = warnings.map((w) => warningText(w, how.locale));
   return result;

@@ -75,6 +75,7 @@ describe("webfetch mcp (stdio)", () => {
       "exclude_selectors",
       "links",
       "images",
+      "screenshot",
     ]);
     expect(fetch.outputSchema?.properties).toHaveProperty("finalUrl");
   });

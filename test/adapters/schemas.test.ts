@@ -102,7 +102,7 @@ describe("adapter options", () => {
     const { parameters, strict } = fetch!.function;
     expect(strict).toBe(true);
     const properties = parameters.properties as Record<string, Record<string, unknown>>;
-    expect(Object.keys(properties)).toHaveLength(10);
+    expect(Object.keys(properties)).toHaveLength(11);
     expect(parameters.required).toEqual(Object.keys(properties));
     expect(parameters.additionalProperties).toBe(false);
     expect(properties.url).toEqual({ type: "string", description: expect.any(String) });

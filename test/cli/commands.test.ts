@@ -130,7 +130,7 @@ describe("webfetch tools", () => {
       strict: true,
       parameters: { additionalProperties: false },
     });
-    expect(strict[0].function.parameters.required).toHaveLength(10);
+    expect(strict[0].function.parameters.required).toHaveLength(11);
     const anthropic = JSON.parse((await cli(["tools", "--format", "anthropic"])).stdout);
     expect(anthropic.map((t: { name: string }) => t.name)).toEqual([...ALL_TOOLS]);
     expect(Object.keys(anthropic[0])).toEqual(["name", "description", "input_schema"]);

@@ -158,6 +158,8 @@ describe("webfetch CLI (run)", () => {
       "--verbose",
       "--max-age",
       "--render",
+      "--screenshot",
+      "--full-page",
       "--json",
       "--config",
       "--locale",

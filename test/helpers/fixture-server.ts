@@ -20,6 +20,25 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/**
+ * An article with a stylesheet and two images, one on this server and one on a private
+ * address: a screenshot fetches both through the guard, which refuses the second.
+ */
+const STYLED_HTML = articleHtml("Styled Page", 6)
+  .replace("</head>", '<link rel="stylesheet" href="/styled.css"></head>')
+  .replace(
+    "</body>",
+    '<img src="/image" alt="pixel"><img src="http://10.0.0.9/private.png" alt="private"></body>',
+  );
+
+/** A page 30,000 CSS pixels tall of coloured, numbered rows: too tall and too big to capture whole. */
+const TALL_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tall Page</title></head>
+<body style="margin:0"><main><h1>Tall page</h1>${Array.from(
+  { length: 600 },
+  (_, i) =>
+    `<p style="margin:0;height:50px;background:hsl(${(i * 37) % 360},70%,${40 + (i % 5) * 8}%)">Row ${i + 1} of the tall page, with a few words so that each row differs from the last one.</p>`,
+).join("")}</main></body></html>`;
+
 /** A page of about `bytes` bytes of article HTML. */
 export function articleHtml(title: string, paragraphs: number): string {
   const body = Array.from(
@@ -383,6 +402,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       );
     },
     "/private": (_req, res) => send(res, 200, "text/html", articleHtml("Private", 2)),
+    "/styled": (_req, res) => send(res, 200, "text/html; charset=utf-8", STYLED_HTML),
+    "/styled.css": (_req, res) => send(res, 200, "text/css", "body { background: #fde; }"),
+    "/tall": (_req, res) => send(res, 200, "text/html; charset=utf-8", TALL_HTML),
     "/public": (_req, res) => send(res, 200, "text/html", articleHtml("Public", 2)),
   };
 
