@@ -43,7 +43,7 @@ export {
   SEARCH_DEFAULTS,
 } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
-export type { FetchResult, GrepResult, Screenshot } from "./result.js";
+export type { FetchResult, GrepResult, KeptPageInfo, Screenshot } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
 export { createBraveProvider } from "./search/brave.js";
 export type { DuckDuckGoOptions } from "./search/duckduckgo.js";
@@ -69,14 +69,19 @@ export type { GrepMatch } from "./shape/grep.js";
 export type { JsonSchema, McpToolSchema } from "./tools/json-schema.js";
 export { inputJsonSchema, mcpToolSchema, toJsonSchema } from "./tools/json-schema.js";
 export type { ToolOptions, ToolsOptions } from "./tools/options.js";
+export { TOOL_DEFAULTS } from "./tools/options.js";
 export type { CreateToolsOptions } from "./tools/registry.js";
 export { createTools } from "./tools/registry.js";
 export type { Texts } from "./tools/texts.js";
 export type {
+  PageRest,
   Tool,
   ToolAnnotations,
+  ToolBudget,
+  ToolCallOptions,
   ToolEnv,
   ToolOutput,
+  ToolProgress,
   ToolResult,
   ToolSpec,
 } from "./tools/types.js";

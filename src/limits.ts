@@ -36,6 +36,13 @@ export const LIMITS = {
   extractMaxUrls: 20,
   /** Largest window a tool may ask for: a model's context is the real limit. */
   toolMaxLength: 100_000,
+  /**
+   * Smallest token budget of one MCP tool result: below it a page's fixed fields (URL, title,
+   * metadata) leave no room for content.
+   */
+  minResultTokens: 1_000,
+  /** Pages `resources/list` names, the most recently used first. */
+  listedPages: 100,
   /** Longest line `webfetch mcp` reads from stdin, bytes (the MCP SDK's own bound). */
   mcpMaxLineBytes: 10 * 1024 * 1024,
   /** Longest grep pattern: longer ones are refused before any matching. */

@@ -94,6 +94,19 @@ export interface FetchResult extends PageMetadata {
   timings: { totalMs: number };
 }
 
+/** A page an instance keeps, as `web.pages()` lists it: its id reaches its full content. */
+export interface KeptPageInfo {
+  id: string;
+  /** As requested, normalized. */
+  url: string;
+  finalUrl: string;
+  title?: string;
+  format: OutputFormat;
+  contentType: string;
+  /** ISO 8601 time of the network fetch. */
+  fetchedAt: string;
+}
+
 /** The answer of `web.grep()`: matching lines of a page's full content. */
 export interface GrepResult extends Grepped {
   /** The page's id and URLs, as in its FetchResult. */

@@ -184,6 +184,7 @@ export function toolsOptionsFromConfig(config: WebFetchConfig): ToolsOptions {
   const section = config.tools ?? {};
   const out: ToolsOptions = {};
   if (section.prefix) out.prefix = section.prefix;
+  if (section.max_result_tokens !== undefined) out.maxResultTokens = section.max_result_tokens;
   for (const id of TOOL_IDS) {
     const tool = section[id];
     if (!tool) continue;

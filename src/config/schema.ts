@@ -3,6 +3,7 @@
  * optional; defaults live in options.ts, not here.
  */
 import { z } from "zod";
+import { LIMITS } from "../limits.js";
 import { SEARCH_PROVIDER_IDS } from "../search/types.js";
 import {
   ENDPOINT_FILTERS,
@@ -136,6 +137,7 @@ export const configSchema = z
         prefix: z
           .string()
           .regex(/^[A-Za-z0-9_-]{0,32}$/, "must be at most 32 letters, digits, _ or -"),
+        max_result_tokens: number().pipe(z.number().int().min(LIMITS.minResultTokens)),
         ...toolSections,
       })
       .partial()

@@ -87,6 +87,16 @@ export class KeptPages {
     return this.#byId.get(id);
   }
 
+  /** Up to `limit` kept pages, the most recently fetched or read first. */
+  recent(limit: number): KeptPage[] {
+    const pages: KeptPage[] = [];
+    for (const page of this.#byId.values()) {
+      if (pages.length >= limit) break;
+      pages.push(page);
+    }
+    return pages;
+  }
+
   /** The page most recently fetched from this (normalized) URL. */
   byUrl(url: string): KeptPage | undefined {
     const id = this.#byUrl.get(url);

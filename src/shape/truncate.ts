@@ -47,7 +47,7 @@ export function shapeContent(full: string, options: ShapeOptions): Shaped {
 }
 
 /** The best place to end a window [start, limit): a blank line, else a newline, else a space. */
-function cutPoint(text: string, start: number, limit: number): number {
+export function cutPoint(text: string, start: number, limit: number): number {
   const floor = start + Math.floor((limit - start) * MIN_KEEP);
   const window = text.slice(floor, limit);
   for (const boundary of ["\n\n", "\n", " "]) {

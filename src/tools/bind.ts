@@ -51,6 +51,6 @@ export function bindTool(spec: ToolSpec, options: BindToolOptions): Tool {
     inputSchema,
     outputSchema: spec.output,
     annotations: { ...TOOL_ANNOTATIONS },
-    call: (args, call) => runTool({ spec, inputSchema, env, logger }, args, call?.signal),
+    call: (args, call) => runTool({ spec, inputSchema, env, logger }, args, call),
   };
 }

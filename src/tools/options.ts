@@ -9,6 +9,13 @@ export interface ToolsOptions {
   prefix?: string;
   /** Settings by canonical tool name; a tool left out keeps its defaults. */
   tools?: Partial<Record<ToolId, ToolOptions>>;
+  /**
+   * Tokens (o200k) one MCP tool result may take, its text and its `structuredContent` as JSON
+   * counted together (image blocks apart): a longer page is cut to fit, the rest linked as a
+   * resource. Below the 25,000 tokens Claude Code accepts. At least 1,000. Only the MCP server
+   * applies it. @default 20_000
+   */
+  maxResultTokens?: number;
 }
 
 /** Settings of one tool (`tools.<name>` in the configuration file). */
@@ -27,4 +34,5 @@ export interface ToolOptions {
 export const TOOL_DEFAULTS = {
   prefix: "",
   enabled: true,
+  maxResultTokens: 20_000,
 } as const;

@@ -5,23 +5,29 @@
  */
 import type { z } from "zod";
 import { isWebFetchError, PROVIDER_CODES, WebFetchError } from "../errors.js";
+import { tokenCounter } from "../shape/tokens.js";
+import { fitOutput } from "./budget.js";
 import { errorText } from "./format.js";
 import type { ErrorInfo, Texts } from "./texts.js";
-import type { ToolEnv, ToolLogger, ToolResult, ToolSpec } from "./types.js";
+import type { ToolCallOptions, ToolEnv, ToolLogger, ToolResult, ToolSpec } from "./types.js";
 
 export interface RunToolOptions {
   spec: ToolSpec;
   inputSchema: z.ZodObject;
-  env: Omit<ToolEnv, "signal">;
+  env: Omit<ToolEnv, "signal" | "progress">;
   logger: ToolLogger;
 }
 
-/** Runs one call of a tool. Never throws. */
+/**
+ * Runs one call of a tool. Never throws. With `maxTokens` the result is cut to that budget (see
+ * budget.ts); with `onProgress` a long tool reports how far it has come.
+ */
 export async function runTool(
   tool: RunToolOptions,
   args: unknown,
-  signal?: AbortSignal,
+  call: ToolCallOptions = {},
 ): Promise<ToolResult> {
+  const { signal, onProgress, maxTokens } = call;
   const started = performance.now();
   const name = tool.env.settings.name;
   tool.logger.debug({ tool: name }, "tool start");
@@ -32,10 +38,16 @@ export async function runTool(
     if (!parsed.success) {
       throw new WebFetchError("INVALID_INPUT", describeIssues(parsed.error), { retryable: false });
     }
-    const output = await tool.spec.handle(parsed.data, {
+    const env: ToolEnv = {
       ...tool.env,
       ...(signal ? { signal } : {}),
-    });
+      ...(onProgress ? { progress: onProgress } : {}),
+    };
+    let output = await tool.spec.handle(parsed.data, env);
+    if (maxTokens !== undefined) {
+      const budget = { maxTokens, count: await tokenCounter() };
+      output = await fitOutput(output, budget, env, tool.spec.fit);
+    }
     result = { ...output, isError: false };
   } catch (error) {
     const info = errorInfo(error);

@@ -94,12 +94,27 @@ export const fetchResultSchema = z.looseObject({
 });
 true satisfies Matches<typeof fetchResultSchema, FetchResult>;
 
+/**
+ * A page as a tool returns it: FetchResult, except that a screenshot's base64 may be left out of
+ * the object to fit a host's token budget (the image block beside the text still carries it).
+ */
+export const pageResultSchema = fetchResultSchema.extend({
+  screenshot: z
+    .object({
+      mimeType: z.literal("image/png"),
+      data: z.string().optional(),
+      width: z.number(),
+      height: z.number(),
+    })
+    .optional(),
+});
+
 /** A URL that gave no result. */
 const failureSchema = z.object({ url: z.string(), code: z.string(), message: z.string() });
 
 /** `web.extract()`'s answer. Not held to ExtractResult: a failure's code is any string here. */
 export const extractResultSchema = z.looseObject({
-  results: z.array(fetchResultSchema),
+  results: z.array(pageResultSchema),
   failed: z.array(failureSchema),
 });
 

@@ -74,6 +74,21 @@ export interface Texts {
     none: string;
   };
   context: { heading(query: string): string };
+  /** A result cut to a host's token budget, and the page resources that carry the rest. */
+  budget: {
+    /** The warning of a page whose content was cut to fit. */
+    cut(tokens: number): string;
+    /** The warning of a screenshot whose base64 left the result object (the image block keeps it). */
+    screenshotData(tokens: number): string;
+    /** The last line of a text that was shortened to fit. */
+    textCut(tokens: number): string;
+    /** A resource link's description: the rest of a page from a character on. */
+    rest(url: string, start: number, total: number): string;
+    /** The last line of a page resource that stops before the page ends. */
+    resourceContinuation(next: number, total: number, uri: string): string;
+    /** The description of the page resources. */
+    resources: string;
+  };
   grep: {
     summary(count: number, pattern: string, totalLines: number): string;
     none(pattern: string): string;
@@ -173,6 +188,18 @@ const en: Texts = {
     none: "No search results found.",
   },
   context: { heading: (query) => `## Search context for RAG: ${query}` },
+  budget: {
+    cut: (tokens) =>
+      `Cut to fit the client's limit of ${tokens} tokens per result; the rest is linked as a resource`,
+    screenshotData: (tokens) =>
+      `The screenshot's base64 is left out of the result object to fit the client's limit of ${tokens} tokens per result; the image block carries it`,
+    textCut: (tokens) => `[Cut to fit the client's limit of ${tokens} tokens per result.]`,
+    rest: (url, start, total) => `${url}: the page's content from character ${start} of ${total}`,
+    resourceContinuation: (next, total, uri) =>
+      `[Content truncated: showing characters up to ${next} of ${total}. To read more, read ${uri}.]`,
+    resources:
+      "Pages this server has fetched, by id; ?start=N reads from character N. Each read is cut to the result token budget.",
+  },
   grep: {
     summary: (count, pattern, totalLines) =>
       `${count} matching ${count === 1 ? "line" : "lines"} for "${pattern}" (the page has ${totalLines} lines)`,
@@ -360,6 +387,19 @@ const ja: Texts = {
     none: "検索結果が見つかりませんでした。",
   },
   context: { heading: (query) => `## RAG用検索コンテキスト: ${query}` },
+  budget: {
+    cut: (tokens) =>
+      `クライアントの上限（1結果あたり${tokens}トークン）に収めるため途中までにしました。続きはリソースのリンクから読めます`,
+    screenshotData: (tokens) =>
+      `クライアントの上限（1結果あたり${tokens}トークン）に収めるため、スクリーンショットの base64 は結果オブジェクトから外しました。画像ブロックにあります`,
+    textCut: (tokens) =>
+      `[クライアントの上限（1結果あたり${tokens}トークン）に収めるため途中までにしました。]`,
+    rest: (url, start, total) => `${url}: 全${total}文字のうち${start}文字目からの内容`,
+    resourceContinuation: (next, total, uri) =>
+      `[コンテンツは途中までです: 全${total}文字のうち${next}文字目まで表示しています。続きは ${uri} を読んでください。]`,
+    resources:
+      "このサーバーが取得したページ（id 別）。?start=N で N 文字目から読めます。1回の読み取りは結果のトークン上限に収まります。",
+  },
   grep: {
     summary: (count, pattern, totalLines) =>
       `"${pattern}" に一致する行: ${count}件（ページ全体で${totalLines}行）`,

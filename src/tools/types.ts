@@ -6,7 +6,8 @@
  */
 import type { z } from "zod";
 import type { Logger } from "../log.js";
-import type { ToolId } from "../values.js";
+import type { CountTokens } from "../shape/tokens.js";
+import type { OutputFormat, ToolId } from "../values.js";
 import type { WebFetch } from "../webfetch/index.js";
 import type { Texts, ToolTexts } from "./texts.js";
 
@@ -44,6 +45,46 @@ export interface ToolEnv {
   /** The registered name of a tool, undefined when it is disabled. */
   nameOf(id: ToolId): string | undefined;
   signal?: AbortSignal;
+  /** Reports how far a long call has come (web_extract: each URL finished); absent: nobody asked. */
+  progress?(progress: ToolProgress): void;
+}
+
+/** How far a long call has come: `progress` of `total` steps, and what the last one was. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a call of a built tool may carry besides its arguments. */
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /** Called as a long tool makes progress (an MCP client's progress token). */
+  onProgress?(progress: ToolProgress): void;
+  /**
+   * Tokens the result may take, its text and its object as JSON together; a longer result is
+   * cut to fit (an MCP client with an output limit). Absent: no budget.
+   */
+  maxTokens?: number;
+}
+
+/** A token budget a result is cut to, and the counter it is measured with. */
+export interface ToolBudget {
+  maxTokens: number;
+  count: CountTokens;
+}
+
+/** The rest of a page whose content was cut to a budget: where it goes on, for a host to link. */
+export interface PageRest {
+  id: string;
+  url: string;
+  title?: string;
+  format: OutputFormat;
+  contentType: string;
+  /** Character of the page's full content the rest starts at. */
+  start: number;
+  /** Characters of the page's full content. */
+  total: number;
 }
 
 /** An image a tool returns beside its text (a page's screenshot), base64. */
@@ -58,6 +99,8 @@ export interface ToolOutput {
   structured: Record<string, unknown>;
   /** Images for the model, in hosts that take them; the text says each was taken. */
   images?: ToolImage[];
+  /** Pages cut to a token budget, where each goes on (a host links them as resources). */
+  rest?: PageRest[];
 }
 
 /** A tool's answer. An error carries `structured: { error: { code, message } }`. */
@@ -80,6 +123,11 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   available?(web: WebFetch): boolean;
   /** Runs the tool; throws on failure (the runner turns every throw into an error result). */
   handle(input: z.output<Input>, env: ToolEnv): Promise<ToolOutput>;
+  /**
+   * Cuts a result over a token budget the way the tool's content allows (a page's window, each
+   * page of many). Without it, or when it is not enough, long strings and lists are shortened.
+   */
+  fit?(output: ToolOutput, budget: ToolBudget, env: ToolEnv): ToolOutput | Promise<ToolOutput>;
 }
 
 /** A spec with its input type checked, stored as a plain ToolSpec. */
@@ -96,7 +144,7 @@ export interface Tool {
   inputSchema: z.ZodObject;
   outputSchema: z.ZodObject;
   annotations: ToolAnnotations;
-  call(args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  call(args: unknown, options?: ToolCallOptions): Promise<ToolResult>;
 }
 
 /** Logger the runner times calls with. */

@@ -1,6 +1,8 @@
 /** web_extract: many URLs, per-URL sections and the failed URLs. */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
+import type { ExtractProgress, ExtractResult } from "../pages/extract.js";
+import { fitPages } from "./budget.js";
 import { extractText } from "./format.js";
 import {
   extractModeParam,
@@ -12,7 +14,7 @@ import {
   selectorParams,
 } from "./params.js";
 import { extractResultSchema } from "./schemas.js";
-import { defineTool } from "./types.js";
+import { defineTool, type ToolEnv } from "./types.js";
 
 export const webExtractTool = defineTool({
   id: "web_extract",
@@ -40,7 +42,19 @@ export const webExtractTool = defineTool({
       maxLength: env.settings.maxLength,
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
       ...(env.signal ? { signal: env.signal } : {}),
+      ...(env.progress ? { onProgress: progressOf(env.progress) } : {}),
     });
     return { text: extractText(result, env), structured: { ...result } };
   },
+  // Over a host's token budget, the longest pages are cut first and each one's rest linked.
+  fit: (output, budget, env) =>
+    fitPages(output.structured as unknown as ExtractResult, budget, env.texts, (result) =>
+      extractText(result, env),
+    ),
 });
+
+/** Each URL finished as a step: how many are done of how many, the URL and `ok` or its code. */
+function progressOf(report: NonNullable<ToolEnv["progress"]>) {
+  return (p: ExtractProgress) =>
+    report({ progress: p.done, total: p.total, message: `${p.url}: ${p.error?.code ?? "ok"}` });
+}

@@ -1,5 +1,7 @@
 /** web_fetch: one page as text for the model + the result object. */
 import { z } from "zod";
+import type { FetchResult } from "../result.js";
+import { fitPage } from "./budget.js";
 import { pageText } from "./format.js";
 import {
   extractModeParam,
@@ -16,7 +18,7 @@ import {
   startIndexParam,
   urlParam,
 } from "./params.js";
-import { fetchResultSchema } from "./schemas.js";
+import { pageResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
 export const webFetchTool = defineTool({
@@ -34,7 +36,7 @@ export const webFetchTool = defineTool({
       ...listParams(t),
       screenshot: screenshotParam(t),
     }),
-  output: fetchResultSchema,
+  output: pageResultSchema,
   async handle(input, env) {
     refuseConflicts(input);
     const result = await env.web.fetch(input.url, {
@@ -59,4 +61,9 @@ export const webFetchTool = defineTool({
       ...(images.length > 0 ? { images } : {}),
     };
   },
+  // Over a host's token budget, the page's window is cut shorter and the rest linked.
+  fit: (output, budget, env) =>
+    fitPage(output.structured as unknown as FetchResult, budget, env.texts, (page) =>
+      pageText(page, env),
+    ),
 });

@@ -2,9 +2,11 @@
 import { z } from "zod";
 import { WebFetchError } from "../errors.js";
 import { isPageId, unknownPageId } from "../pages/kept.js";
+import type { FetchResult } from "../result.js";
+import { fitPage } from "./budget.js";
 import { pageText } from "./format.js";
 import { lengthParam, pageRefParams, startIndexParam } from "./params.js";
-import { fetchResultSchema } from "./schemas.js";
+import { pageResultSchema } from "./schemas.js";
 import type { Texts } from "./texts.js";
 import { defineTool } from "./types.js";
 
@@ -17,7 +19,7 @@ export const webReadTool = defineTool({
       start_index: startIndexParam(t),
       length: lengthParam(t.params.length(settings.maxLength)),
     }),
-  output: fetchResultSchema,
+  output: pageResultSchema,
   async handle(input, env) {
     const result = await env.web.read(pageRef(input, env.texts), {
       ...(input.start_index === undefined ? {} : { startIndex: input.start_index }),
@@ -26,6 +28,11 @@ export const webReadTool = defineTool({
     });
     return { text: pageText(result, env), structured: { ...result } };
   },
+  // Over a host's token budget, the window is cut shorter and the rest linked.
+  fit: (output, budget, env) =>
+    fitPage(output.structured as unknown as FetchResult, budget, env.texts, (page) =>
+      pageText(page, env),
+    ),
 });
 
 /**

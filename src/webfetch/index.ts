@@ -8,6 +8,7 @@
  * so none reaches back and every method here is a line or two of wiring.
  */
 import type { ContextResult } from "../context/build.js";
+import { LIMITS } from "../limits.js";
 import type { ChatModel } from "../llm/model.js";
 import type { Logger } from "../log.js";
 import type {
@@ -21,7 +22,7 @@ import type {
   WebFetchOptions,
 } from "../options.js";
 import { type ExtractResult, extractMany } from "../pages/extract.js";
-import type { FetchResult, GrepResult } from "../result.js";
+import type { FetchResult, GrepResult, KeptPageInfo } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { checkCall, resolveCall } from "./call.js";
 import { PageLoader } from "./loader.js";
@@ -60,6 +61,14 @@ export interface WebFetch {
    * const { matches } = await web.grep(page.id, "install(ation)?", { contextLines: 1 });
    */
   grep(ref: string, pattern: string, options?: GrepOptions): Promise<GrepResult>;
+  /**
+   * The pages this instance keeps (each one's `id` reaches its full content through `read` and
+   * `grep`), the most recently fetched or read first.
+   *
+   * @example
+   * const [latest] = web.pages({ limit: 1 });
+   */
+  pages(options?: { limit?: number }): KeptPageInfo[];
   /**
    * Searches the web through the configured provider. Throws WebFetchError: `INVALID_INPUT`
    * naming the field, `AUTH_ERROR`, `RATE_LIMITED` (after retries), `PROVIDER_ERROR`.
@@ -136,6 +145,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     },
     read: (ref, readOptions) => pages.read(ref, readOptions),
     grep: (ref, pattern, grepOptions) => pages.grep(ref, pattern, grepOptions),
+    pages: (listOptions = {}) => pages.list(listOptions.limit ?? LIMITS.keptPages),
     search: (query, searchOptions) => search.search(query, searchOptions),
     context: (query, contextOptions) => search.context(query, contextOptions),
     model: () => resources.model(),

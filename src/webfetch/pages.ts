@@ -8,7 +8,7 @@ import { hasScheme, normalizeUrl, parseTargetUrl } from "../net/url.js";
 import { GREP_DEFAULTS, type GrepOptions, type ReadOptions } from "../options.js";
 import { isPageId, type KeptPage, unknownPageId } from "../pages/kept.js";
 import { readSaved, savePage } from "../pages/save.js";
-import type { FetchResult, GrepResult } from "../result.js";
+import type { FetchResult, GrepResult, KeptPageInfo } from "../result.js";
 import { grepContent } from "../shape/grep.js";
 import { checkCall, resolveCall } from "./call.js";
 import type { Loaded, PageLoader } from "./loader.js";
@@ -47,6 +47,20 @@ export class Pages {
     }
     if (kept.savedPath) result.savedPath = kept.savedPath;
     return result;
+  }
+
+  /** The pages kept, the most recently fetched or read first, `limit` at most. */
+  list(limit: number): KeptPageInfo[] {
+    const { format } = this.#resources.resolved;
+    return this.#loader.kept.recent(limit).map((kept) => ({
+      id: kept.id,
+      url: kept.url,
+      finalUrl: kept.meta.finalUrl,
+      ...optional("title", kept.meta.title),
+      format: kept.call.format ?? format,
+      contentType: kept.meta.contentType,
+      fetchedAt: kept.meta.fetchedAt,
+    }));
   }
 
   async read(ref: string, options: ReadOptions = {}): Promise<FetchResult> {
