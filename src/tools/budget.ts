@@ -85,13 +85,18 @@ export function fitPage(
 ): ToolOutput {
   const limit = budgetTarget(budget);
   const warning = texts.budget.cut(budget.maxTokens);
-  let current = page.screenshot?.data
-    ? withoutScreenshotData(page, texts.budget.screenshotData(budget.maxTokens))
+  // The text still counts the screenshot's bytes from its base64; only the object loses it.
+  const dropShot = Boolean(page.screenshot?.data);
+  let current = dropShot
+    ? {
+        ...page,
+        warnings: [...(page.warnings ?? []), texts.budget.screenshotData(budget.maxTokens)],
+      }
     : page;
   let cut = false;
   const output = (): ToolOutput => ({
     text: render(current),
-    structured: { ...current },
+    structured: dropShot ? withoutScreenshotData(current) : { ...current },
     ...(cut ? { rest: [restOf(current)] } : {}),
   });
   let out = output();
@@ -227,14 +232,10 @@ function charsFor(text: string, tokens: number, keep: number): number {
   return Math.floor((text.length * keep * SHRINK) / tokens);
 }
 
-/** The page with its screenshot's base64 left out of the object, and a warning that says so. */
-function withoutScreenshotData(page: FetchResult, warning: string): FetchResult {
+/** The page as an object without its screenshot's base64 (the image block carries it). */
+function withoutScreenshotData(page: FetchResult): Record<string, unknown> {
   const { data: _data, ...shot } = page.screenshot!;
-  return {
-    ...page,
-    screenshot: shot as NonNullable<FetchResult["screenshot"]>,
-    warnings: [...(page.warnings ?? []), warning],
-  };
+  return { ...page, screenshot: shot };
 }
 
 /**

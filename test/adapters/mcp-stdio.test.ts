@@ -12,8 +12,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenCounter } from "../../src/shape/tokens.js";
 import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
+import { chromiumPath, hasService } from "../helpers/services.js";
 import { ALL_TOOLS } from "../tools/helpers.js";
 
 const BIN = join(process.cwd(), "dist/cli/bin.js");
@@ -219,6 +221,119 @@ describe("webfetch mcp with a configuration file", () => {
     expect(text).not.toContain("web_grep");
   });
 });
+
+describe("webfetch mcp with a token budget (tools.max_result_tokens)", () => {
+  const BUDGET = 1_500;
+  let client: Client;
+  beforeAll(async () => {
+    const { file: config } = configFile([
+      "fetch:",
+      '  allow_addresses: ["127.0.0.1:${FIXTURE_PORT}"]',
+      "tools:",
+      "  max_result_tokens: ${BUDGET}",
+    ]);
+    client = await connect(["--config", config], {
+      FIXTURE_PORT: String(server.port),
+      BUDGET: String(BUDGET),
+    });
+  });
+
+  /** Tokens of a result as the server counts them: every block but images, and the object. */
+  async function tokensOf(result: CallToolResult): Promise<number> {
+    const count = await tokenCounter();
+    const blocks = result.content.filter((block) => block.type !== "image");
+    return (
+      blocks.reduce(
+        (sum, block) => sum + count(block.type === "text" ? block.text : JSON.stringify(block)),
+        0,
+      ) + count(JSON.stringify(result.structuredContent ?? {}))
+    );
+  }
+
+  it("cuts a long page under the budget and links the rest, which readResource continues", async () => {
+    const result = (await client.callTool({
+      name: "web_fetch",
+      arguments: { url: page("/long"), max_length: 100_000 },
+    })) as CallToolResult;
+    expect(await tokensOf(result)).toBeLessThanOrEqual(BUDGET);
+    const { id, nextStartIndex } = result.structuredContent as {
+      id: string;
+      nextStartIndex: number;
+    };
+    const link = result.content.find((block) => block.type === "resource_link");
+    expect(link).toMatchObject({
+      uri: `webfetch://page/${id}?start=${nextStartIndex}`,
+      name: id,
+      mimeType: "text/markdown",
+    });
+    const read = await client.readResource({ uri: link!.uri });
+    const text = (read.contents[0] as { text: string }).text;
+    expect((await tokenCounter())(text)).toBeLessThanOrEqual(BUDGET);
+    expect(text).toMatch(/^Paragraph \d+ of the article about Long Page/);
+    expect(text).toMatch(/To read more, read webfetch:\/\/page\/p_[0-9a-f]{12}\?start=\d+\.\]$/);
+
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`webfetch://page/${id}`);
+    const unknown = await client
+      .readResource({ uri: "webfetch://page/p_ffffffffffff" })
+      .catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it("sends web_extract's progress, one notification per URL, when the call asks for it", async () => {
+    const urls = [page("/article"), page("/long"), "http://10.0.0.5/"];
+    const seen: number[] = [];
+    const messages: string[] = [];
+    const result = (await client.callTool({ name: "web_extract", arguments: { urls } }, undefined, {
+      onprogress: (p) => {
+        seen.push(p.progress);
+        expect(p.total).toBe(3);
+        messages.push(p.message ?? "");
+      },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(await tokensOf(result)).toBeLessThanOrEqual(BUDGET);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(messages).toContain("http://10.0.0.5/: BLOCKED_ADDRESS");
+    expect(messages).toContain(`${page("/article")}: ok`);
+  });
+});
+
+describe.runIf(hasService("chromium"))(
+  "webfetch mcp: a screenshot over the budget",
+  { timeout: 120_000 },
+  () => {
+    it("leaves the base64 out of structuredContent (the image block keeps it) and says so", async () => {
+      const { file: config } = configFile([
+        "fetch:",
+        '  allow_addresses: ["127.0.0.1:${FIXTURE_PORT}"]',
+        "  browser_path: ${CHROMIUM}",
+        "  timeout_seconds: 60",
+      ]);
+      const client = await connect(["--config", config], {
+        FIXTURE_PORT: String(server.port),
+        CHROMIUM: chromiumPath(),
+      });
+      // The client checks structuredContent against the output schema: data is optional there.
+      const result = (await client.callTool({
+        name: "web_fetch",
+        arguments: { url: page("/styled"), screenshot: { width: 1280, height: 800 } },
+      })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.content[0])).toBeFalsy();
+      const structured = result.structuredContent as {
+        screenshot: Record<string, unknown>;
+        warnings: string[];
+      };
+      expect(structured.screenshot).toEqual({ mimeType: "image/png", width: 1280, height: 800 });
+      expect(structured.warnings).toContain(
+        "The screenshot's base64 is left out of the result object to fit the client's limit of 20000 tokens per result; the image block carries it",
+      );
+      const image = result.content.find((block) => block.type === "image");
+      expect(image && "data" in image && image.data.length).toBeGreaterThan(20_000);
+    });
+  },
+);
 
 describe("webfetch mcp: stdout", () => {
   it("carries nothing but protocol messages, logs go to stderr, and it exits when stdin closes", async () => {
