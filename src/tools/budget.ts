@@ -87,7 +87,7 @@ export function fitPage(
   const warning = texts.budget.cut(budget.maxTokens);
   // The text still counts the screenshot's bytes from its base64; only the object loses it.
   const dropShot = Boolean(page.screenshot?.data);
-  let current = dropShot
+  let current: FetchResult = dropShot
     ? {
         ...page,
         warnings: [...(page.warnings ?? []), texts.budget.screenshotData(budget.maxTokens)],
@@ -101,18 +101,23 @@ export function fitPage(
   });
   let out = output();
   let size = measureOutput(out, budget.count);
-  for (let round = 0; size > limit && round < MAX_ROUNDS && current.content !== ""; round++) {
-    const tokens = budget.count(current.content);
-    // The content is in the text and in the object: each token cut from it counts twice.
-    const keep = tokens - Math.ceil((size - limit) / 2);
-    const shorter = cutContent(current, charsFor(current.content, tokens, keep), warning);
-    if (shorter.content === current.content) break;
-    current = shorter;
-    cut = true;
+  if (size <= limit) return out;
+  // What the result takes without its content: the room left is the content's.
+  const full = current;
+  current = cutContent(full, 0, warning);
+  cut = true;
+  const base = measureOutput(output(), budget.count);
+  for (let round = 0, room = full.content.length; round < MAX_ROUNDS && base < limit; round++) {
+    // Content tokens grow with its length (twice: text and JSON), so the share that fits is
+    // the room over what the content took, a little under.
+    room = Math.floor((room * (limit - base) * SHRINK) / Math.max(1, size - base));
+    current = cutContent(full, room, warning);
     out = output();
     size = measureOutput(out, budget.count);
+    if (size <= limit) return out;
   }
-  return out;
+  current = cutContent(full, 0, warning);
+  return output();
 }
 
 /**
@@ -136,23 +141,38 @@ export function fitPages<R extends { results: FetchResult[] }>(
   };
   let out = output();
   let size = measureOutput(out, budget.count);
-  for (let round = 0; size > limit && round < MAX_ROUNDS; round++) {
-    const tokens = pages.map((p) => budget.count(p.content));
-    // Each page's content is in the text and in the object: a token cut counts twice.
-    const level = waterLevel(tokens, Math.ceil((size - limit) / 2));
-    let changed = false;
-    pages = pages.map((p, i) => {
-      const own = tokens[i]!;
-      if (own <= level || p.content === "") return p;
-      changed = true;
+  if (size <= limit) return out;
+  const full = pages;
+  const lengths = full.map((p) => p.content.length);
+  const total = lengths.reduce((sum, n) => sum + n, 0);
+  // What the result takes without any content: the room left is the contents'.
+  const emptied = full.map((p) => cutContent(p, 0, warning));
+  pages = emptied;
+  const base = measureOutput(
+    { text: render({ ...result, results: emptied }), structured: { ...result, results: emptied } },
+    budget.count,
+  );
+  let room = total;
+  for (let round = 0; round < MAX_ROUNDS && base < limit; round++) {
+    room = Math.floor((room * (limit - base) * SHRINK) / Math.max(1, size - base));
+    // The longest contents are cut down to a common length; shorter ones stay whole.
+    const level = waterLevel(lengths, total - room);
+    cut.clear();
+    pages = full.map((p, i) => {
+      if (lengths[i]! <= level) return p;
       cut.add(i);
-      return cutContent(p, charsFor(p.content, own, level), warning);
+      return cutContent(p, level, warning);
     });
-    if (!changed) break;
     out = output();
     size = measureOutput(out, budget.count);
+    if (size <= limit) return out;
   }
-  return out;
+  cut.clear();
+  pages = emptied;
+  full.forEach((p, i) => {
+    if (p.content !== emptied[i]!.content) cut.add(i);
+  });
+  return output();
 }
 
 /**
@@ -224,12 +244,6 @@ export function restOf(page: FetchResult): PageRest {
 /** A window of the page's content, rather than passages matching a query or a model's answer. */
 function isWindow(page: FetchResult): boolean {
   return page.query === undefined && page.prompt === undefined;
-}
-
-/** Characters of `text` (`tokens` long) that hold about `keep` tokens, a little under. */
-function charsFor(text: string, tokens: number, keep: number): number {
-  if (keep <= 0 || tokens <= 0) return 0;
-  return Math.floor((text.length * keep * SHRINK) / tokens);
 }
 
 /** The page as an object without its screenshot's base64 (the image block carries it). */
