@@ -280,7 +280,11 @@ function showResult(result) {
 
   const redirects = $("redirects");
   redirects.replaceChildren();
-  if (!result.redirects?.length) redirects.append(item("none"));
+  if (!result.redirects?.length) {
+    const none = item("none");
+    none.className = "none";
+    redirects.append(none);
+  }
   for (const hop of result.redirects ?? []) {
     const li = document.createElement("li");
     li.append(`${hop.status} `, safeLink(hop.from, hop.from), " → ", safeLink(hop.to, hop.to));
