@@ -43,7 +43,7 @@ export {
   SEARCH_DEFAULTS,
 } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
-export type { FetchResult, GrepResult, KeptPageInfo, Screenshot } from "./result.js";
+export type { FetchResult, GrepResult, KeptPageInfo, Screenshot, Timings } from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
 export { createBraveProvider } from "./search/brave.js";
 export type { DuckDuckGoOptions } from "./search/duckduckgo.js";

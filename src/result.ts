@@ -91,8 +91,31 @@ export interface FetchResult extends PageMetadata {
   cached: boolean;
   /** ISO 8601 time of the network fetch (of the cached copy on a hit). */
   fetchedAt: string;
-  timings: { totalMs: number };
+  timings: Timings;
 }
+
+/**
+ * Where a call's time went, ms. Each phase is there when this call measured it: a result the
+ * cache answered has `totalMs` alone, a cached copy a 304 confirmed has the network phases but
+ * no `convertMs`, and a page fetched elsewhere (Tavily, a remote service) has none. Phases are
+ * summed over every hop of a redirect chain and every attempt; robots.txt, politeness waits,
+ * reading the body and rendering are in none of them, so they need not add up to `totalMs`.
+ */
+export interface Timings {
+  /** The whole call, from the call to its result. */
+  totalMs: number;
+  /** Resolving and checking the host's addresses (about 0 for an IP literal or a name resolved moments ago). */
+  dnsMs?: number;
+  /** Opening the connection, TCP and TLS (about 0 when a kept-alive connection was reused). */
+  connectMs?: number;
+  /** From the request sent to the response's headers. */
+  firstByteMs?: number;
+  /** Converting the body, including the hand-off to and from the conversion thread. */
+  convertMs?: number;
+}
+
+/** The phases of `Timings` one load measured. */
+export type PhaseTimings = Omit<Timings, "totalMs">;
 
 /** A page an instance keeps, as `web.pages()` lists it: its id reaches its full content. */
 export interface KeptPageInfo {

@@ -19,6 +19,7 @@ import type { RedirectPolicy, RobotsPolicy as RobotsMode } from "../values.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import { mapBodyError } from "./failure.js";
 import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.js";
+import { type NetworkTimings, networkTimings, timed } from "./timings.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -32,6 +33,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /** The network phases of this fetch, over every hop. */
+  timings: NetworkTimings;
 }
 
 export interface HopPolicy {
@@ -141,15 +144,18 @@ export class Fetcher {
   /** Follows `target` to its final response and reads the body, all within `deadline`. */
   fetch(target: ParsedTarget, policy: HopPolicy, deadline: Deadline): Promise<RawResponse> {
     const start = target.url;
+    const timings = networkTimings();
     return followRedirects(target, {
       redirects: policy.redirects,
       maxRedirects: policy.maxRedirects,
       // The origin's politeness slot covers the hop and, for the final one, reading its body.
       hold: (current) =>
         deadline.slot((signal) => this.#limiter.acquire(current.url.origin, signal)),
-      hop: (current) => this.#hop(current, policy, start, deadline),
-      finish: (current, response, redirects) =>
-        this.#finish(start, current.url, redirects, response, deadline, policy),
+      hop: (current) => this.#hop(current, policy, start, deadline, timings),
+      finish: async (current, response, redirects) => ({
+        ...(await this.#finish(start, current.url, redirects, response, deadline, policy)),
+        timings,
+      }),
     });
   }
 
@@ -204,11 +210,14 @@ export class Fetcher {
     policy: HopPolicy,
     start: URL,
     deadline: Deadline,
+    timings: NetworkTimings,
   ): Promise<HopResponse> {
     this.checkTarget(target);
     // The guard resolves and checks before anything else touches the network, robots.txt
     // included; the connector then reuses this exact, pinned resolution.
-    await deadline.race(this.#guard.resolve(target.hostname, target.port));
+    await timed(timings, "dnsMs", () =>
+      deadline.race(this.#guard.resolve(target.hostname, target.port)),
+    );
     if (policy.robots === "respect") await this.#robots.check(target.url, deadline);
     const headers = this.#headers(policy.headers, target.url.origin !== start.origin);
     const { etag, lastModified } = policy.validators ?? {};
@@ -219,6 +228,7 @@ export class Fetcher {
       headers,
       deadline,
       retries: this.#options.retries,
+      timings,
     });
   }
 
@@ -246,7 +256,7 @@ export class Fetcher {
     response: HopResponse,
     deadline: Deadline,
     policy: HopPolicy,
-  ): Promise<RawResponse> {
+  ): Promise<Omit<RawResponse, "timings">> {
     if (response.status === 304 && policy.validators) {
       discardBody(response.body);
       return {

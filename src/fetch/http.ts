@@ -9,6 +9,7 @@ import type { Deadline } from "../net/deadline.js";
 import { discardBody } from "./body.js";
 import { mapRequestError } from "./failure.js";
 import { PAGE_RETRY, withRetries } from "./retry.js";
+import { type NetworkTimings, timedDispatcher } from "./timings.js";
 
 /** Preferred types first: Markdown as the site's author wrote it, then HTML, JSON, text. */
 export const ACCEPT =
@@ -30,6 +31,8 @@ export interface HopOptions {
   method?: string;
   /** Request body, for methods that carry one. */
   body?: Buffer | undefined;
+  /** Where the connection and first-byte phases of every attempt are added, when measured. */
+  timings?: NetworkTimings | undefined;
 }
 
 /** Requests `url` once (GET unless told), retrying transient failures while the deadline allows. */
@@ -37,6 +40,9 @@ export function requestOnce(url: URL, options: HopOptions): Promise<HopResponse>
   const method = options.method ?? "GET";
   const body = options.body && method !== "GET" && method !== "HEAD" ? { body: options.body } : {};
   const { deadline } = options;
+  const dispatcher = options.timings
+    ? timedDispatcher(options.dispatcher, options.timings)
+    : options.dispatcher;
   return withRetries<HopResponse>({
     policy: PAGE_RETRY,
     retries: options.retries,
@@ -45,7 +51,7 @@ export function requestOnce(url: URL, options: HopOptions): Promise<HopResponse>
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
         ...body,
-        dispatcher: options.dispatcher,
+        dispatcher,
         headers: options.headers,
         ...withinDeadline(deadline),
       });

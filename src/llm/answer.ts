@@ -38,14 +38,28 @@ export interface Answer {
 
 /** Asks the model; throws WebFetchError (AUTH_ERROR, RATE_LIMITED, PROVIDER_ERROR, TIMEOUT). */
 export async function answerPrompt(input: AnswerInput): Promise<Answer> {
+  const page = await pageForModel(input, input.prompt);
+  const { text, usage } = await generateAnswer({
+    model: input.model,
+    system: ANSWER_SYSTEM,
+    messages: [{ role: "user", content: `${page.text}\n\nTask: ${input.prompt}` }],
+    url: input.url,
+    signal: input.signal,
+  });
+  return { text, usage, inputTruncated: page.cut };
+}
+
+/**
+ * The page as a model reads it: its URL and title, then its content inside `<page>` tags, cut
+ * to the model's input budget by relevance to `task` (and saying so when it was cut).
+ */
+export async function pageForModel(
+  input: Pick<AnswerInput, "model" | "content" | "url" | "title">,
+  task: string,
+): Promise<{ text: string; cut: boolean }> {
   const count = await tokenCounter();
-  const fitted = fitToTokens(
-    input.content,
-    input.prompt,
-    input.model.settings.maxInputTokens,
-    count,
-  );
-  const page = [
+  const fitted = fitToTokens(input.content, task, input.model.settings.maxInputTokens, count);
+  const text = [
     `URL: ${input.url}`,
     ...(input.title ? [`Title: ${input.title}`] : []),
     ...(fitted.cut ? ["(The page was shortened to its parts most relevant to the task.)"] : []),
@@ -54,14 +68,7 @@ export async function answerPrompt(input: AnswerInput): Promise<Answer> {
     fitted.content,
     "</page>",
   ].join("\n");
-  const { text, usage } = await generateAnswer({
-    model: input.model,
-    system: ANSWER_SYSTEM,
-    messages: [{ role: "user", content: `${page}\n\nTask: ${input.prompt}` }],
-    url: input.url,
-    signal: input.signal,
-  });
-  return { text, usage, inputTruncated: fitted.cut };
+  return { text, cut: fitted.cut };
 }
 
 /** The result's `note` when a prompt runs without a model configured, by locale. */

@@ -7,8 +7,7 @@
 import type { ModelMessage } from "ai";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { fitToTokens } from "../shape/fit.js";
-import { tokenCounter } from "../shape/tokens.js";
+import { pageForModel } from "./answer.js";
 import { generateAnswer, type Usage } from "./generate.js";
 import type { ChatModel } from "./model.js";
 import { type CheckData, parseReply, type ResolvedSchema } from "./schema.js";
@@ -53,28 +52,13 @@ export interface Structured {
  * TIMEOUT).
  */
 export async function fillSchema(input: StructuredInput): Promise<Structured> {
-  const count = await tokenCounter();
-  const fitted = fitToTokens(
-    input.content,
-    relevance(input),
-    input.model.settings.maxInputTokens,
-    count,
-  );
-  const page = [
-    `URL: ${input.url}`,
-    ...(input.title ? [`Title: ${input.title}`] : []),
-    ...(fitted.cut ? ["(The page was shortened to its parts most relevant to the task.)"] : []),
-    "",
-    "<page>",
-    fitted.content,
-    "</page>",
-  ].join("\n");
+  const page = await pageForModel(input, relevance(input));
   const task = [
     `JSON Schema:\n${input.schema.json}`,
     ...(input.prompt ? [`Task: ${input.prompt}`] : []),
     "Reply with the JSON only.",
   ].join("\n\n");
-  const messages: ModelMessage[] = [{ role: "user", content: `${page}\n\n${task}` }];
+  const messages: ModelMessage[] = [{ role: "user", content: `${page.text}\n\n${task}` }];
   const ask = () =>
     generateAnswer({
       model: input.model,
@@ -86,7 +70,7 @@ export async function fillSchema(input: StructuredInput): Promise<Structured> {
   const first = await ask();
   const firstCheck = checkReply(first.text, input.check);
   if (firstCheck.ok) {
-    return { ...firstCheck, usage: first.usage, inputTruncated: fitted.cut };
+    return { ...firstCheck, usage: first.usage, inputTruncated: page.cut };
   }
   messages.push(
     { role: "assistant", content: first.text },
@@ -101,7 +85,7 @@ export async function fillSchema(input: StructuredInput): Promise<Structured> {
     outputTokens: first.usage.outputTokens + second.usage.outputTokens,
   };
   const secondCheck = checkReply(second.text, input.check);
-  if (secondCheck.ok) return { ...secondCheck, usage, inputTruncated: fitted.cut };
+  if (secondCheck.ok) return { ...secondCheck, usage, inputTruncated: page.cut };
   throw new WebFetchError(
     "MODEL_OUTPUT_INVALID",
     `The model's data does not match the schema, also after a repair: ${secondCheck.message}`,

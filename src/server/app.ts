@@ -18,16 +18,19 @@ import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
 import { webFetchTool } from "../tools/web-fetch.js";
-import type { OutputFormat, ToolId } from "../values.js";
+import { type OutputFormat, RENDER_MODES, type ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
 import { bearerAuth } from "./auth.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
+import { renderOption } from "./fetch-render.js";
 import { hostGuard } from "./host-guard.js";
+import { serviceInfo } from "./info.js";
 import { handleMcp, messageCount } from "./mcp.js";
 import { markdownFor, mdRequestSchema, wholePage } from "./md.js";
 import { openApiDocument, v1Tools } from "./openapi.js";
 import { SERVER_DEFAULTS, type ServerLimits } from "./options.js";
+import { mountPlayground } from "./playground.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { jinaEnvelope, readerBody, readerRequest } from "./reader.js";
 
@@ -57,7 +60,8 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
 
 /**
  * Body fields a `/v1` route takes beyond its tool's input: `/v1/fetch`'s `schema` (a JSON Schema
- * object the configured model fills into `data`), which web_fetch itself does not take.
+ * object the configured model fills into `data`) and `render` (JavaScript rendering for the
+ * call), which web_fetch itself does not take.
  */
 const V1_EXTRAS: Readonly<Record<string, z.ZodObject>> = {
   fetch: z.object({
@@ -65,6 +69,10 @@ const V1_EXTRAS: Readonly<Record<string, z.ZodObject>> = {
       .record(z.string(), z.unknown())
       .optional()
       .describe("A JSON Schema object: the configured model fills it from the page into `data`"),
+    render: z
+      .enum(RENDER_MODES)
+      .optional()
+      .describe("JavaScript rendering for this call: never, auto (the default) or always"),
   }),
 };
 
@@ -110,6 +118,9 @@ export function createApp(options: AppOptions): Hono {
     hostGuard(options.host ?? SERVER_DEFAULTS.host, options.allowedHosts),
   );
   app.use("*", limiter.middleware);
+  // The playground's page and files carry nothing of the service's: served before the token
+  // check, so a browser can load the page that then asks for the token.
+  mountPlayground(app);
   if (options.token) app.use("*", bearerAuth(options.token));
   app.use(
     "*",
@@ -131,12 +142,15 @@ export function createApp(options: AppOptions): Hono {
   });
   app.get("/openapi.json", (c) => c.json(openApi));
 
+  const info = serviceInfo(web, [...byId.keys()], Boolean(options.token));
+  app.get("/v1/info", (c) => c.json(info));
+
   app.post("/v1/:route", async (c) => {
     const id = V1_ROUTES[c.req.param("route")];
     const tool = id && byId.get(id);
     if (!tool) return errorResponse(c, "NOT_FOUND", `No route POST ${c.req.path}`);
     const body = await jsonBody(c);
-    const result = await withSchema(tool, body, toolOptions).call(body, {
+    const result = await withBodyOptions(tool, body, toolOptions).call(body, {
       signal: c.req.raw.signal,
     });
     if (!result.isError) return c.json(result.structured);
@@ -229,19 +243,26 @@ class BadRequest extends Error {}
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /**
- * `/v1/fetch`'s tool for a body with `schema` (a JSON Schema object): web_fetch over the same
- * instance with the schema added to its fetch, so the result gains `data`. web_fetch itself
- * takes no schema (an agent has web_fetch_structured); any other body keeps the tool as it is.
+ * `/v1/fetch`'s tool for a body with `schema` (a JSON Schema object) or `render`: web_fetch over
+ * the same instance with them added to its fetch, so the result gains `data` or is rendered as
+ * asked. web_fetch itself takes neither (an agent has web_fetch_structured, and the instance's
+ * render mode); any other body keeps the tool as it is.
  */
-function withSchema(tool: Tool, body: unknown, options: AppOptions & { logger: Logger }): Tool {
+function withBodyOptions(
+  tool: Tool,
+  body: unknown,
+  options: AppOptions & { logger: Logger },
+): Tool {
   if (tool.id !== "web_fetch" || typeof body !== "object" || body === null) return tool;
-  if (!("schema" in body) || body.schema === undefined) return tool;
-  const { schema } = body;
+  const added: FetchOptions = { ...renderOption(body) };
+  if ("schema" in body && body.schema !== undefined) {
+    added.schema = body.schema as NonNullable<FetchOptions["schema"]>;
+  }
+  if (Object.keys(added).length === 0) return tool;
   const { web } = options;
   const scoped: WebFetch = {
     ...web,
-    fetch: (url, fetchOptions) =>
-      web.fetch(url, { ...fetchOptions, schema: schema as NonNullable<FetchOptions["schema"]> }),
+    fetch: (url, fetchOptions) => web.fetch(url, { ...fetchOptions, ...added }),
   };
   const [bound] = createTools({ ...options, web: scoped, specs: [webFetchTool] });
   return bound ?? tool;

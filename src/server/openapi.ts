@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
 import type { Tool } from "../tools/types.js";
-import type { ToolId } from "../values.js";
+import { OUTPUT_FORMATS, RENDER_MODES, type ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import { SERVICE_ERROR_CODES, statusOf } from "./errors.js";
 import { mdRequestSchema, mdResponseSchema } from "./md.js";
@@ -121,6 +121,47 @@ export function openApiDocument(source: OpenApiSource): Json {
           "200": { description: "OpenAPI 3.1", content: jsonContent({ type: "object" }) },
           ...errorResponses(GUARD_STATUSES),
         },
+      },
+    },
+  };
+  paths["/"] = {
+    get: {
+      operationId: "playground",
+      summary:
+        "The playground: a page to try a URL and the options of /v1/fetch (never needs the token; its API calls do)",
+      security: [],
+      responses: {
+        "200": {
+          description: "The page",
+          content: { "text/html": { schema: { type: "string" } } },
+        },
+        ...errorResponses([403, 429]),
+      },
+    },
+  };
+  paths["/v1/info"] = {
+    get: {
+      operationId: "info",
+      summary:
+        "What the service offers: version, enabled tools, formats, render modes, whether a model and a token are configured",
+      responses: {
+        "200": {
+          description: "The service's description",
+          content: jsonContent({
+            type: "object",
+            properties: {
+              version: { type: "string" },
+              tools: { type: "array", items: { type: "string" } },
+              formats: { type: "array", items: { enum: [...OUTPUT_FORMATS] } },
+              renderModes: { type: "array", items: { enum: [...RENDER_MODES] } },
+              render: { enum: [...RENDER_MODES] },
+              model: { type: "boolean" },
+              auth: { type: "boolean" },
+            },
+            required: ["version", "tools", "formats", "renderModes", "render", "model", "auth"],
+          }),
+        },
+        ...errorResponses(GUARD_STATUSES),
       },
     },
   };

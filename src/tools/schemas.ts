@@ -90,7 +90,13 @@ export const fetchResultSchema = z.looseObject({
   savedPath: text(),
   cached: z.boolean(),
   fetchedAt: z.string(),
-  timings: z.object({ totalMs: z.number() }),
+  timings: z.object({
+    totalMs: z.number(),
+    dnsMs: z.number().optional(),
+    connectMs: z.number().optional(),
+    firstByteMs: z.number().optional(),
+    convertMs: z.number().optional(),
+  }),
 });
 true satisfies Matches<typeof fetchResultSchema, FetchResult>;
 

@@ -12,6 +12,7 @@ import { normalizeUrl } from "../net/url.js";
 import { renderPage } from "../render/page.js";
 import type { Captured } from "../render/screenshot.js";
 import { looksLikeAppShell } from "../render/shell.js";
+import type { PhaseTimings } from "../result.js";
 import { inSpan, SPANS } from "../trace.js";
 import type { RenderMode } from "../values.js";
 import type { ScreenshotWarning } from "../warnings.js";
@@ -35,16 +36,25 @@ type Rendered = ConvertedBody & {
 export function directSource(resources: Resources): PageSource {
   const { resolved, fetcher } = resources;
 
-  /** Conversion runs on a thread, inside the same deadline as the fetch. */
-  function convertIn(
+  /**
+   * Conversion runs on a thread, inside the same deadline as the fetch; the time it took, the
+   * hand-off to the thread and back included, is added to `clock.convertMs`.
+   */
+  async function convertIn(
     deadline: Deadline,
     body: Uint8Array,
     headerType: string | undefined,
     options: ConvertOptions,
+    clock: PhaseTimings,
   ) {
-    return inSpan(SPANS.convert, { "url.full": options.url }, () =>
-      deadline.race(resources.converter.convert(body, headerType, options, deadline.signal)),
-    );
+    const started = performance.now();
+    try {
+      return await inSpan(SPANS.convert, { "url.full": options.url }, () =>
+        deadline.race(resources.converter.convert(body, headerType, options, deadline.signal)),
+      );
+    } finally {
+      clock.convertMs = (clock.convertMs ?? 0) + performance.now() - started;
+    }
   }
 
   /**
@@ -60,6 +70,7 @@ export function directSource(resources: Resources): PageSource {
     options: ConvertOptions,
     signal: AbortSignal | undefined,
     screenshot: ScreenshotCall | undefined,
+    clock: PhaseTimings,
   ): Promise<Rendered | { notRendered: string }> {
     const release = await deadline.slot((signal) => resources.renders.acquire(signal));
     try {
@@ -83,6 +94,7 @@ export function directSource(resources: Resources): PageSource {
         Buffer.from(rendered.html, "utf8"),
         "text/html; charset=utf-8",
         { ...options, url: rendered.finalUrl },
+        clock,
       );
       return {
         ...converted,
@@ -117,8 +129,13 @@ export function directSource(resources: Resources): PageSource {
         },
         deadline,
       );
+      const timings: PhaseTimings = { ...raw.timings };
       if (raw.status === 304 && stale) {
-        return { page: { ...stale, fetchedAt: new Date().toISOString() }, revalidated: true };
+        return {
+          page: { ...stale, fetchedAt: new Date().toISOString() },
+          revalidated: true,
+          timings,
+        };
       }
       const headerType = firstHeader(raw.headers["content-type"]);
       const options: ConvertOptions = {
@@ -130,7 +147,7 @@ export function directSource(resources: Resources): PageSource {
         ...(call.links ? { links: true } : {}),
         ...(call.images ? { images: true } : {}),
       };
-      const converted = await convertIn(deadline, raw.body, headerType, options);
+      const converted = await convertIn(deadline, raw.body, headerType, options, timings);
       const page: CachedPage = {
         url: normalizeUrl(target.url),
         finalUrl: raw.finalUrl,
@@ -164,6 +181,7 @@ export function directSource(resources: Resources): PageSource {
           options,
           call.signal,
           shot,
+          timings,
         );
         // `auto` keeps the static result unless the browser found more.
         if ("notRendered" in rendered) {
@@ -171,7 +189,10 @@ export function directSource(resources: Resources): PageSource {
         } else if (mode === "always" || rendered.content.length > converted.content.length) {
           // The rendered document's own limits, not the static one's.
           const { limits: _static, ...unlimited } = page;
-          return { page: { ...unlimited, ...rendered, contentType: converted.contentType } };
+          return {
+            page: { ...unlimited, ...rendered, contentType: converted.contentType },
+            timings,
+          };
         }
       } else if (shell) {
         page.notRendered = RENDER_OFF;
@@ -186,6 +207,7 @@ export function directSource(resources: Resources): PageSource {
           ...(etag ? { etag } : {}),
           ...(lastModified ? { lastModified } : {}),
         },
+        timings,
       };
     },
   };

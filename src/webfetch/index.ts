@@ -121,8 +121,9 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     if (call.schema) return structured.fetch(url, call, call.schema);
     if (call.prompt !== undefined) return answers.answer(url, call, call.prompt.trim());
     return loader.withPage(url, call, (loaded, started) => {
-      const { page, cached, kept } = loaded;
-      const how = { id: kept.id, cached, ms: performance.now() - started, locale: resolved.locale };
+      const { page, cached, kept, timings } = loaded;
+      const ms = performance.now() - started;
+      const how = { id: kept.id, cached, ms, locale: resolved.locale, phases: timings };
       return pages.saveIfCut(toResult(page, call, how), loaded);
     });
   }

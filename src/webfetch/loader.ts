@@ -11,6 +11,7 @@ import { Deadline } from "../net/deadline.js";
 import { redirectAllowed } from "../net/domains.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import { type KeptPage, KeptPages, pageId } from "../pages/kept.js";
+import type { PhaseTimings } from "../result.js";
 import { inSpan, SPANS } from "../trace.js";
 import type { ResolvedCall } from "./call.js";
 import { directSource } from "./direct.js";
@@ -24,6 +25,14 @@ export interface Loaded {
   page: CachedPage;
   cached: boolean;
   kept: KeptPage;
+  /** The phases the load measured; none when the cache answered without the network. */
+  timings?: PhaseTimings;
+}
+
+/** A page as its source gave it, stored, with the phases its load measured. */
+interface Stored {
+  page: CachedPage;
+  timings?: PhaseTimings | undefined;
 }
 
 export class PageLoader {
@@ -35,7 +44,7 @@ export class PageLoader {
   /** Pages a 304 confirmed: served from the cache, so `cached: true`. */
   readonly #revalidated = new WeakSet<CachedPage>();
   /** Loads in flight by cache key and network policy. */
-  readonly #inflight = new Map<string, Promise<CachedPage>>();
+  readonly #inflight = new Map<string, Promise<Stored>>();
 
   constructor(resources: Resources) {
     this.#resources = resources;
@@ -104,8 +113,13 @@ export class PageLoader {
         void pending.then(done, done);
       }
     }
-    const page = await pending;
-    return { page, cached: this.#revalidated.has(page), kept: this.#keep(key, page, call) };
+    const { page, timings } = await pending;
+    return {
+      page,
+      cached: this.#revalidated.has(page),
+      kept: this.#keep(key, page, call),
+      ...(timings ? { timings } : {}),
+    };
   }
 
   #traced(
@@ -113,15 +127,16 @@ export class PageLoader {
     call: ResolvedCall,
     key: string,
     stale: CachedPage | undefined,
-  ): Promise<CachedPage> {
+  ): Promise<Stored> {
     return inSpan(SPANS.fetch, { "url.full": target.url.href }, async (span) => {
-      const page = await this.#fromSource(target, call, key, stale);
+      const stored = await this.#fromSource(target, call, key, stale);
+      const { page } = stored;
       span.setAttributes({
         "webfetch.final_url": page.finalUrl,
         "http.response.status_code": page.status,
         "webfetch.content_length": page.content.length,
       });
-      return page;
+      return stored;
     });
   }
 
@@ -131,15 +146,15 @@ export class PageLoader {
     call: ResolvedCall,
     key: string,
     stale: CachedPage | undefined,
-  ): Promise<CachedPage> {
+  ): Promise<Stored> {
     const deadline = new Deadline(call.timeout, call.signal);
     const release = await deadline.slot((signal) => this.#resources.fetches.acquire(signal));
     try {
       const source = call.viaTavily ? this.#tavily : this.#source;
-      const { page, revalidated } = await source.load(target, call, stale, deadline);
+      const { page, revalidated, timings } = await source.load(target, call, stale, deadline);
       const stored = await this.#resources.cache.put(key, page);
       if (revalidated) this.#revalidated.add(stored);
-      return stored;
+      return { page: stored, timings };
     } finally {
       release();
     }

@@ -71,11 +71,11 @@ export class Pages {
     };
     checkCall(window);
     const started = performance.now();
-    const { page, cached, kept } = await this.full(ref, options.signal);
+    const { page, cached, kept, timings } = await this.full(ref, options.signal);
     const call = resolveCall(this.#resources.resolved, { ...kept.call, ...window });
     const ms = performance.now() - started;
     const { locale } = this.#resources.resolved;
-    const result = toResult(page, call, { id: kept.id, cached, ms, locale });
+    const result = toResult(page, call, { id: kept.id, cached, ms, locale, phases: timings });
     if (kept.savedPath) result.savedPath = kept.savedPath;
     return result;
   }

@@ -6,7 +6,7 @@
 import { LIMITS } from "../limits.js";
 import { answerPrompt, NO_MODEL_NOTE } from "../llm/answer.js";
 import { normalizeUrl, parseTargetUrl } from "../net/url.js";
-import type { FetchResult } from "../result.js";
+import type { FetchResult, PhaseTimings } from "../result.js";
 import { warningText } from "../warnings.js";
 import type { ResolvedCall } from "./call.js";
 import type { PageLoader } from "./loader.js";
@@ -44,7 +44,7 @@ export class PromptAnswers {
         timings: { totalMs: roundMs(performance.now() - started) },
       };
     }
-    return this.#loader.withPage(url, rest, async ({ page, kept }) => {
+    return this.#loader.withPage(url, rest, async ({ page, kept, timings }) => {
       const answer = await answerPrompt({
         model,
         prompt,
@@ -54,7 +54,7 @@ export class PromptAnswers {
         signal: rest.signal,
       });
       const whole = { ...rest, maxLength: page.content.length + 1 };
-      const base = toResult(page, whole, this.#how(kept.id, false, 0));
+      const base = toResult(page, whole, this.#how(kept.id, false, 0, timings));
       const result: FetchResult = {
         ...base,
         content: `${answer.text}\n\nSource: ${page.finalUrl}`,
@@ -65,7 +65,7 @@ export class PromptAnswers {
         model: model.name,
         usage: answer.usage,
         inputTruncated: answer.inputTruncated,
-        timings: { totalMs: roundMs(performance.now() - started) },
+        timings: { ...base.timings, totalMs: roundMs(performance.now() - started) },
       };
       // Kept in the page cache: a result carries every field of a cached page.
       await cache.put(key, result);
@@ -79,23 +79,21 @@ export class PromptAnswers {
     const note = NO_MODEL_NOTE[locale];
     const query = prompt.slice(0, LIMITS.queryMaxLength);
     return this.#loader.withPage(url, call, async (loaded, started) => {
-      const { page, cached, kept } = loaded;
+      const { page, cached, kept, timings } = loaded;
       const ms = () => performance.now() - started;
-      const focused = toResult(page, { ...call, query }, this.#how(kept.id, cached, ms()));
+      const how = () => this.#how(kept.id, cached, ms(), timings);
+      const focused = toResult(page, { ...call, query }, how());
       if (focused.chunks?.returned !== 0) {
         return { ...(await this.#pages.saveIfCut(focused, loaded)), prompt, note };
       }
       // Nothing matched: the start of the same page is a better answer than nothing.
-      const start = await this.#pages.saveIfCut(
-        toResult(page, call, this.#how(kept.id, cached, ms())),
-        loaded,
-      );
+      const start = await this.#pages.saveIfCut(toResult(page, call, how()), loaded);
       const warnings = [warningText({ kind: "prompt-start" }, locale)];
       return { ...start, prompt, note, warnings: [...warnings, ...(start.warnings ?? [])] };
     });
   }
 
-  #how(id: string, cached: boolean, ms: number) {
-    return { id, cached, ms, locale: this.#resources.resolved.locale };
+  #how(id: string, cached: boolean, ms: number, phases?: PhaseTimings) {
+    return { id, cached, ms, locale: this.#resources.resolved.locale, phases };
   }
 }

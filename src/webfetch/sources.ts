@@ -11,6 +11,7 @@ import { WebFetchError } from "../errors.js";
 import type { Deadline } from "../net/deadline.js";
 import type { ParsedTarget } from "../net/url.js";
 import { normalizeUrl } from "../net/url.js";
+import type { PhaseTimings } from "../result.js";
 import { tavilySettings } from "../search/choose.js";
 import { tavilyExtract } from "../search/tavily.js";
 import type { ResolvedCall } from "./call.js";
@@ -20,6 +21,8 @@ import type { Resources } from "./resources.js";
 export interface Sourced {
   page: CachedPage;
   revalidated?: boolean;
+  /** The phases this load measured (a source that fetches elsewhere measures none). */
+  timings?: PhaseTimings;
 }
 
 export interface PageSource {

@@ -5,7 +5,7 @@
  */
 import type { CachedPage } from "../cache/store.js";
 import { WebFetchError } from "../errors.js";
-import type { FetchResult } from "../result.js";
+import type { FetchResult, PhaseTimings } from "../result.js";
 import { focusContent } from "../shape/focus.js";
 import { shapeContent } from "../shape/truncate.js";
 import type { Locale } from "../values.js";
@@ -20,6 +20,8 @@ export interface ResultOf {
   /** Time the call took, ms. */
   ms: number;
   locale: Locale;
+  /** The phases the call's load measured. */
+  phases?: PhaseTimings | undefined;
 }
 
 /**
@@ -77,7 +79,7 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
     ...(query !== undefined && focused ? { query, chunks: focused.chunks } : {}),
     cached: how.cached,
     fetchedAt: page.fetchedAt,
-    timings: { totalMs: roundMs(how.ms) },
+    timings: { totalMs: roundMs(how.ms), ...roundedPhases(how.phases) },
   };
   const warnings = pageWarnings(
     page,
@@ -92,6 +94,15 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
 /** Milliseconds to two decimals, as results report them. */
 export function roundMs(ms: number): number {
   return Math.round(ms * 100) / 100;
+}
+
+/** The measured phases, each rounded as `totalMs` is. */
+function roundedPhases(phases: PhaseTimings | undefined): PhaseTimings {
+  const rounded: PhaseTimings = {};
+  for (const [name, ms] of Object.entries(phases ?? {}) as [keyof PhaseTimings, number][]) {
+    rounded[name] = roundMs(ms);
+  }
+  return rounded;
 }
 
 /** Why a result of `page` (focused on a query, if given) is thinner than the page. */

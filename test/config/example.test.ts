@@ -73,6 +73,7 @@ describe("the example configuration", () => {
       cacheTtl: DEFAULTS.cacheTtl,
       cacheMaxBytes: DEFAULTS.cacheMaxBytes,
       cacheUrl: DEFAULTS.cacheUrl,
+      screenshotMaxBytes: DEFAULTS.screenshotMaxBytes,
       locale: DEFAULTS.locale,
     });
     expect(config.llm).toMatchObject({

@@ -95,7 +95,9 @@ describe("formats over the service", () => {
     const raw = await s.get(`/${s.page("/article")}`, { "x-return-format": "raw" });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({
-      error: { message: "X-Return-Format must be one of markdown, text, html" },
+      error: {
+        message: "X-Return-Format must be one of markdown, text, html, screenshot, pageshot",
+      },
     });
   });
 });

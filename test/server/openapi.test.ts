@@ -17,6 +17,8 @@ function requests(): Record<string, { path: string; body?: unknown }> {
   return {
     "GET /health": { path: "/health" },
     "GET /openapi.json": { path: "/openapi.json" },
+    "GET /": { path: "/" },
+    "GET /v1/info": { path: "/v1/info" },
     "POST /v1/fetch": { path: "/v1/fetch", body: { url: article } },
     "POST /v1/extract": { path: "/v1/extract", body: { urls: [article] } },
     "POST /v1/search": { path: "/v1/search", body: { query: "fixture" } },

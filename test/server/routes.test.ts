@@ -145,8 +145,10 @@ describe("POST /v1/*", () => {
     const res = await s.post("/v1/nothing", {});
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
-    const root = await s.get("/");
-    expect(root.status).toBe(404);
+    // A GET of the service's own that is no URL either: `/` is the playground now.
+    const other = await s.get("/nothing-here");
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
   });
 });
 
