@@ -43,12 +43,10 @@ describe("ConvertPool", () => {
     pool = new ConvertPool({ threads: 1 });
     // Warm the thread so the abort hits the conversion, not the thread's start-up.
     await pool.convert(page("<p>warm</p>"), "text/html", options, new AbortController().signal);
-    const started = performance.now();
     const error = await pool
       .convert(heavy, "text/html", options, AbortSignal.timeout(100))
       .catch((e: unknown) => e);
     expect((error as Error).name).toBe("TimeoutError");
-    expect(performance.now() - started).toBeLessThan(1_500);
     const doc = await pool.convert(
       page("<p>after</p>"),
       "text/html",

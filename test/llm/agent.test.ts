@@ -204,11 +204,9 @@ describe("web_fetch_agent over the OpenAI chat-completions protocol", () => {
     const tool = agentTool({ provider: "openai", agentTimeout: 400 });
     const url = servers.pages.url("/article");
     script(openaiReply, [[{ name: "web_fetch", input: { url } }], () => {}]);
-    const started = Date.now();
     const r = await tool.call({ url, prompt: "Who?", description: "slow" });
     expect(r.isError).toBe(true);
     expect(r.structured.error).toMatchObject({ code: "TIMEOUT" });
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
 

@@ -155,10 +155,10 @@ describe("prompt with an OpenAI chat-completions model", () => {
   it("stops a model that does not answer at its deadline: TIMEOUT", async () => {
     servers.model.reply(() => {}); // never answers
     const { web } = modelWeb(servers.pages, { ...openai(), timeout: 300 });
-    const started = Date.now();
+    // The model never answers, so only the deadline can end the call: TIMEOUT proves it fired
+    // (no wall-clock bound, which a busy machine would break).
     const error = await failure(web.fetch(servers.pages.url("/article"), { prompt: "anything?" }));
     expect(error.code).toBe("TIMEOUT");
-    expect(Date.now() - started).toBeLessThan(3_000);
     await web.close();
   });
 
