@@ -3,7 +3,7 @@
  * so names the injected lookup maps to 127.0.0.1 act as different hosts. `site.test` has a
  * robots.txt with Sitemap lines and a Disallow, a sitemap index with a nested index, a gzip file
  * and a gzip-encoded one, duplicate URLs (fragments, session ids), links to another host, to a
- * subdomain and to private addresses. `big.test` has a sitemap over the per-file URL cap,
+ * subdomain and to private addresses; reached as 127.0.0.1 it is the same site under that name. `big.test` has a sitemap over the per-file URL cap,
  * `deep.test` indexes nested past the depth cap. Every request is counted by host and path.
  */
 import { once } from "node:events";
@@ -70,35 +70,37 @@ export async function startSiteServer(): Promise<SiteServer> {
     path: string,
   ): { type: string; body: string | Buffer; encoding?: string } | undefined => {
     const xml = (body: string) => ({ type: "application/xml", body });
-    if (host === "site.test" || host === "www.site.test") {
+    if (host === "site.test" || host === "www.site.test" || host === "127.0.0.1") {
+      // Reached by its IP (a CLI run has no test resolver), the site names itself so.
+      const own = host === "127.0.0.1" ? host : "site.test";
       switch (path) {
         case "/robots.txt":
           return {
             type: "text/plain",
-            body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${at("site.test", "/sitemap-index.xml")}\nSitemap: ${at("other.test", "/sitemap.xml")}\n`,
+            body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${at(own, "/sitemap-index.xml")}\nSitemap: ${at("other.test", "/sitemap.xml")}\n`,
           };
         case "/sitemap-index.xml":
           return xml(
             sitemapIndex([
-              at("site.test", "/sitemaps/pages.xml"),
-              at("site.test", "/sitemaps/blog.xml.gz"),
-              at("site.test", "/sitemaps/nested-index.xml"),
+              at(own, "/sitemaps/pages.xml"),
+              at(own, "/sitemaps/blog.xml.gz"),
+              at(own, "/sitemaps/nested-index.xml"),
               at("internal.site.test", "/sitemap.xml"),
               at("other.test", "/sitemap.xml"),
-              at("site.test", "/sitemaps/missing.xml"),
+              at(own, "/sitemaps/missing.xml"),
             ]),
           );
         case "/sitemaps/pages.xml":
           return xml(
             urlset([
               ...Array.from({ length: SITE_PAGES }, (_, i) => ({
-                loc: at("site.test", `/page/${i + 1}`),
+                loc: at(own, `/page/${i + 1}`),
                 lastmod: `2026-0${(i % 9) + 1}-15`,
               })),
-              { loc: at("site.test", "/page/1#comments") },
-              { loc: at("SITE.test", "/page/2?jsessionid=ABC123&lang=en") },
-              { loc: at("site.test", "/page/2?lang=en") },
-              { loc: at("site.test", "/private/secret") },
+              { loc: at(own, "/page/1#comments") },
+              { loc: at(own.toUpperCase(), "/page/2?jsessionid=ABC123&lang=en") },
+              { loc: at(own, "/page/2?lang=en") },
+              { loc: at(own, "/private/secret") },
               { loc: at("other.test", "/elsewhere") },
               { loc: at("blog.site.test", "/post") },
               { loc: "ftp://site.test/file" },
@@ -110,19 +112,19 @@ export async function startSiteServer(): Promise<SiteServer> {
             body: zlib.gzipSync(
               urlset(
                 Array.from({ length: SITE_POSTS }, (_, i) => ({
-                  loc: at("site.test", `/blog/post-${i + 1}`),
+                  loc: at(own, `/blog/post-${i + 1}`),
                 })),
               ),
             ),
           };
         case "/sitemaps/nested-index.xml":
-          return xml(sitemapIndex([at("site.test", "/sitemaps/docs.xml")]));
+          return xml(sitemapIndex([at(own, "/sitemaps/docs.xml")]));
         case "/sitemaps/docs.xml":
           return {
             type: "application/xml",
             encoding: "gzip",
             body: zlib.gzipSync(
-              urlset(SITE_DOCS.map((name) => ({ loc: at("site.test", `/docs/${name}`) }))),
+              urlset(SITE_DOCS.map((name) => ({ loc: at(own, `/docs/${name}`) }))),
             ),
           };
         case "/":
