@@ -197,6 +197,15 @@ describe("web.map", () => {
     expect(error.code).toBe("BLOCKED_ADDRESS");
   });
 
+  it("is cancelled by its signal, and answers TIMEOUT when its deadline leaves nothing read", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(t.web.map(server.url("/"), { signal: controller.signal })).rejects.toThrow();
+    // A start URL not in the cache, so every source needs the network.
+    const error = await failure(t.web.map(server.url("/?uncached", "deep.test"), { timeout: 1 }));
+    expect(error.code).toBe("TIMEOUT");
+  });
+
   it("reads each sitemap through the guarded fetcher, robots.txt included", async () => {
     expect(server.hits.get("site.test /robots.txt")).toBe(1);
     expect(server.hits.get("site.test /sitemap-index.xml")).toBeGreaterThan(0);
