@@ -148,7 +148,7 @@ export class SiteMapper {
     // www. or a static host of the site), never from a host an index points elsewhere.
     const ownSite = siteTest(start, true);
     const read = await readSitemaps(roots, {
-      readable: (url) => ownSite(new URL(url)),
+      readable: (url) => URL.canParse(url) && ownSite(new URL(url)),
       stopped: () => deadline.signal.aborted,
       limits: {
         maxBytes: LIMITS.sitemapMaxBytes,

@@ -3,11 +3,13 @@
  * fragments, default ports), the site test, path patterns, sitemap parsing (urlset, index,
  * text, namespaces, image entries, the cap), ranking by a query.
  */
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { isWebFetchError } from "../../src/errors.js";
+import { isWebFetchError, WebFetchError } from "../../src/errors.js";
 import { rankLinks } from "../../src/site/rank.js";
 import { checkPathPatterns, filterPaths, siteTest } from "../../src/site/scope.js";
 import { parseSitemap } from "../../src/site/sitemap.js";
+import { readSitemaps } from "../../src/site/sitemaps.js";
 import { siteUrl } from "../../src/site/url.js";
 
 describe("siteUrl", () => {
@@ -124,5 +126,75 @@ describe("rankLinks", () => {
     expect(ranked[0]?.url).toBe("https://a.example/docs/install-guide");
     expect(ranked.map((l) => l.url)).not.toContain("https://a.example/about");
     expect(ranked).toHaveLength(3);
+  });
+});
+
+describe("readSitemaps", () => {
+  const index = (locs: string[]) =>
+    `<sitemapindex>${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join("")}</sitemapindex>`;
+  const urlset = (locs: string[]) =>
+    `<urlset>${locs.map((l) => `<url><loc>${l}</loc></url>`).join("")}</urlset>`;
+  const files: Record<string, Uint8Array> = {
+    "https://a.example/index.xml": Buffer.from(
+      index([
+        "https://a.example/s1.xml",
+        "not a url",
+        "https://a.example/s1.xml",
+        "https://a.example/s2.xml.gz",
+        "https://a.example/gone.xml",
+      ]),
+    ),
+    "https://a.example/s1.xml": Buffer.from(urlset(["https://a.example/1", "https://a.example/2"])),
+    "https://a.example/s2.xml.gz": gzipSync(urlset(["https://a.example/3"])),
+  };
+  const limits = {
+    maxBytes: 1024 * 1024,
+    maxUrlsPerFile: 100,
+    maxUrls: 100,
+    maxFiles: 10,
+    maxDepth: 3,
+    concurrency: 2,
+  };
+  const fetched: string[] = [];
+  const options = {
+    limits,
+    readable: (url: string) => URL.canParse(url),
+    stopped: () => false,
+    fetch: async (url: string) => {
+      fetched.push(url);
+      const body = files[url];
+      if (!body) throw new WebFetchError("HTTP_ERROR", "Page not found (404)", { status: 404 });
+      return body;
+    },
+  };
+
+  it("walks an index in order, each file once, gzip inflated, failures named", async () => {
+    const read = await readSitemaps(
+      [
+        { url: "https://a.example/index.xml", guessed: false },
+        { url: "https://a.example/sitemap.xml", guessed: true },
+      ],
+      options,
+    );
+    expect(read.entries.map((e) => e.loc)).toEqual([
+      "https://a.example/1",
+      "https://a.example/2",
+      "https://a.example/3",
+    ]);
+    expect(read.problems).toEqual([
+      { kind: "sitemap-failed", url: "https://a.example/gone.xml", reason: "Page not found (404)" },
+    ]);
+    expect(fetched.filter((u) => u === "https://a.example/s1.xml")).toHaveLength(1);
+    expect(fetched).not.toContain("not a url");
+  });
+
+  it("stops at the file and URL caps and says so", async () => {
+    const read = await readSitemaps([{ url: "https://a.example/index.xml", guessed: false }], {
+      ...options,
+      limits: { ...limits, maxFiles: 2, maxUrls: 1 },
+    });
+    expect(read.entries).toHaveLength(1);
+    expect(read.problems).toContainEqual({ kind: "sitemaps-too-many", max: 2 });
+    expect(read.problems).toContainEqual({ kind: "urls-cut", max: 1 });
   });
 });
