@@ -29,6 +29,7 @@ export type {
   FetchOptions,
   GrepOptions,
   LlmSettings,
+  MapOptions,
   ReadOptions,
   ScreenshotOptions,
   SearchOptions,
@@ -39,11 +40,20 @@ export {
   DEFAULTS,
   GREP_DEFAULTS,
   LLM_DEFAULTS,
+  MAP_DEFAULTS,
   SCREENSHOT_DEFAULTS,
   SEARCH_DEFAULTS,
 } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
-export type { FetchResult, GrepResult, KeptPageInfo, Screenshot, Timings } from "./result.js";
+export type {
+  FetchResult,
+  GrepResult,
+  KeptPageInfo,
+  MapLink,
+  MapResult,
+  Screenshot,
+  Timings,
+} from "./result.js";
 export type { BraveOptions } from "./search/brave.js";
 export { createBraveProvider } from "./search/brave.js";
 export type { DuckDuckGoOptions } from "./search/duckduckgo.js";
@@ -98,10 +108,11 @@ export type {
   RedirectPolicy,
   RobotsPolicy,
   SearchDepth,
+  SitemapMode,
   TimeRange,
   ToolId,
 } from "./values.js";
-export { LLM_PROVIDER_IDS, TOOL_IDS } from "./values.js";
+export { LLM_PROVIDER_IDS, SITEMAP_MODES, TOOL_IDS } from "./values.js";
 export { VERSION } from "./version.js";
 export type { WebFetch } from "./webfetch/index.js";
 export { createWebFetch } from "./webfetch/index.js";

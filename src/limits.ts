@@ -84,4 +84,29 @@ export const LIMITS = {
   screenshotMinBytes: 4_096,
   /** Captures of one screenshot, each at a smaller scale, before giving up on the byte cap. */
   screenshotCaptures: 6,
+  /** Links one map returns at most (its `limit`). */
+  mapMaxLinks: 5_000,
+  /**
+   * URLs a map gathers at most from all its sources before filtering: the rest are not read (a
+   * warning says so), so a site with millions of URLs costs bounded memory.
+   */
+  mapMaxCandidates: 100_000,
+  /** Hosts whose robots.txt one map consults; links on further hosts are left out. */
+  mapMaxRobotsHosts: 20,
+  /** Decoded bytes of one sitemap (a gzip one counts its inflated size): a larger one is skipped. */
+  sitemapMaxBytes: 10 * 1024 * 1024,
+  /** URLs read from one sitemap, the sitemaps protocol's own maximum; the rest are ignored. */
+  sitemapMaxUrls: 50_000,
+  /** Sitemap files one map reads, indexes included. */
+  sitemapMaxFiles: 50,
+  /** Sitemap indexes nested below the first one: deeper ones are not read. */
+  sitemapMaxDepth: 3,
+  /** Sitemaps fetched at once by one map. */
+  sitemapConcurrency: 4,
+  /** Patterns in each of `includePaths` and `excludePaths`. */
+  pathPatternsMax: 20,
+  /** Characters of one path pattern: a longer one is refused before any fetch. */
+  pathPatternMaxLength: 200,
+  /** Time the path patterns may take over all of one map's URLs, ms: a catastrophic one is stopped. */
+  pathFilterTimeBudgetMs: 1_000,
 } as const;

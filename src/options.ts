@@ -35,6 +35,7 @@ import {
   ROBOTS_POLICIES,
   type RobotsPolicy,
   type SearchDepth,
+  type SitemapMode,
   type TimeRange,
 } from "./values.js";
 import { PROJECT_URL, VERSION } from "./version.js";
@@ -265,6 +266,51 @@ export interface ExtractOptions extends Omit<FetchOptions, "startIndex"> {
   /** Called as each URL finishes (the CLI prints progress with it). */
   onProgress?: (progress: ExtractProgress) => void;
 }
+
+/** Options of `web.map()`: which of a site's URLs to list, and from where. */
+export interface MapOptions {
+  /** Links returned at most, 1 to 5,000; `truncated` says when more were found. @default 100 */
+  limit?: number;
+  /**
+   * Rank the links by this query (1 to 1,000 characters): BM25 over the words of each URL and
+   * its title, best first; links that share no word with the query are left out.
+   * @default undefined (sitemap order, then the start page's order)
+   */
+  search?: string;
+  /**
+   * `include`: the site's sitemaps and the start page's links; `only`: the sitemaps alone (the
+   * start page is not fetched); `skip`: the start page's links alone. @default "include"
+   */
+  sitemap?: SitemapMode;
+  /**
+   * Keep links on every host of the start URL's registrable domain (`docs.example.com` and
+   * `blog.example.com` for `example.com`), not only the start URL's own host (with or without
+   * `www.`). @default false
+   */
+  includeSubdomains?: boolean;
+  /**
+   * Regular expressions on a link's path (`/blog/2026/post`): when any is given, only links whose
+   * path matches one are kept. At most 20, each at most 200 characters; a bad or too slow one
+   * is `INVALID_INPUT`. @default []
+   */
+  includePaths?: readonly string[];
+  /** Regular expressions on a link's path: links whose path matches one are left out. @default [] */
+  excludePaths?: readonly string[];
+  /**
+   * Total deadline of the map, ms: robots.txt, every sitemap and the start page. What was found
+   * when it passes is returned, with a warning. @default the instance's timeout
+   */
+  timeout?: number;
+  /** Cancels the map. */
+  signal?: AbortSignal;
+}
+
+/** Defaults of a map. */
+export const MAP_DEFAULTS = {
+  limit: 100,
+  sitemap: "include",
+  includeSubdomains: false,
+} as const satisfies Required<Pick<MapOptions, "limit" | "sitemap" | "includeSubdomains">>;
 
 /** Options of `web.read()`: a window of a page's full content. */
 export interface ReadOptions {

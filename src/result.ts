@@ -140,3 +140,29 @@ export interface GrepResult extends Grepped {
   pattern: string;
   savedPath?: string;
 }
+
+/** One URL of a site, as `web.map()` lists it. */
+export interface MapLink {
+  /** Absolute and normalized: no fragment, no default port, no session id in the query. */
+  url: string;
+  /** The link's text on the start page (the page's own title for the start URL). */
+  title?: string;
+  /** When the page last changed, as its sitemap says (W3C datetime, as written). */
+  lastmod?: string;
+}
+
+/** The answer of `web.map()`: a site's URLs. */
+export interface MapResult {
+  /** The start URL, normalized. */
+  url: string;
+  /** The site's URLs: sitemap order then the start page's, or best first with `search`. */
+  links: MapLink[];
+  /** More URLs were found than `limit`. */
+  truncated: boolean;
+  /**
+   * Every reason the list may be shorter than the site, in the instance's language: a sitemap
+   * that could not be read or was cut at a cap, a start page that failed, a deadline that
+   * passed. Omitted when there is none.
+   */
+  warnings?: string[];
+}

@@ -50,6 +50,13 @@ export type SearchDepth = (typeof SEARCH_DEPTHS)[number];
 export const TIME_RANGES = ["day", "week", "month", "year"] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
 
+/**
+ * Where a map takes its URLs: the site's sitemaps and the start page's links (`include`), the
+ * sitemaps alone (`only`), or the start page alone (`skip`).
+ */
+export const SITEMAP_MODES = ["include", "only", "skip"] as const;
+export type SitemapMode = (typeof SITEMAP_MODES)[number];
+
 /** Model providers: one provider layer, on the AI SDK. */
 export const LLM_PROVIDER_IDS = ["openai", "anthropic", "openai-compatible"] as const;
 export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
@@ -67,5 +74,6 @@ export const TOOL_IDS = [
   "web_grep",
   "web_fetch_agent",
   "web_fetch_structured",
+  "web_map",
 ] as const;
 export type ToolId = (typeof TOOL_IDS)[number];

@@ -116,3 +116,56 @@ export function warningText(warning: Warning, locale: Locale): string {
 export function limitWarnings(limits: readonly LimitHit[] | undefined): Warning[] {
   return (limits ?? []).map((hit) => ({ kind: "cut", ...hit }));
 }
+
+/** Why a map may list fewer of a site's URLs than it has, as data. */
+export type MapWarning =
+  | { kind: "sitemap-failed"; url: string; reason: string }
+  | { kind: "sitemap-cut"; url: string; max: number }
+  | { kind: "sitemap-too-deep"; url: string; maxDepth: number }
+  | { kind: "sitemaps-too-many"; max: number }
+  | { kind: "urls-cut"; max: number }
+  /** The start page could not be read, so its links are missing. */
+  | { kind: "start-page-failed"; reason: string }
+  /** The map's deadline passed before every source was read. */
+  | { kind: "map-timeout" }
+  /** Links were on more hosts than robots.txt is consulted for: those are left out. */
+  | { kind: "robots-hosts"; max: number };
+
+/** A map's warning as a sentence in `locale`. */
+export function mapWarningText(warning: MapWarning, locale: Locale): string {
+  const ja = locale === "ja";
+  switch (warning.kind) {
+    case "sitemap-failed":
+      return ja
+        ? `サイトマップ ${warning.url} を読めませんでした（${warning.reason}）`
+        : `The sitemap ${warning.url} could not be read (${warning.reason})`;
+    case "sitemap-cut":
+      return ja
+        ? `サイトマップ ${warning.url} の URL が ${count(warning.max, locale)} 件を超えるため、先頭の ${count(warning.max, locale)} 件だけを読みました`
+        : `The sitemap ${warning.url} lists more than ${count(warning.max, locale)} URLs; only the first ${count(warning.max, locale)} were read`;
+    case "sitemap-too-deep":
+      return ja
+        ? `サイトマップインデックス ${warning.url} は ${warning.maxDepth} 段より深く入れ子になっているため読んでいません`
+        : `The sitemap index ${warning.url} is nested more than ${warning.maxDepth} levels deep; it was not read`;
+    case "sitemaps-too-many":
+      return ja
+        ? `サイトマップが ${count(warning.max, locale)} 個を超えるため、残りは読んでいません`
+        : `The site has more than ${count(warning.max, locale)} sitemaps; the rest were not read`;
+    case "urls-cut":
+      return ja
+        ? `サイトマップの URL が全部で ${count(warning.max, locale)} 件を超えるため、残りは読んでいません`
+        : `The sitemaps list more than ${count(warning.max, locale)} URLs in all; the rest were not read`;
+    case "start-page-failed":
+      return ja
+        ? `開始ページを取得できなかったため、そのリンクは含まれていません（${warning.reason}）`
+        : `The start page could not be fetched, so its links are missing (${warning.reason})`;
+    case "map-timeout":
+      return ja
+        ? "時間制限までにすべてのサイトマップとページを読めませんでした。一覧は途中までです"
+        : "The time ran out before every sitemap and page was read; the list is partial";
+    case "robots-hosts":
+      return ja
+        ? `リンクが ${warning.max} 個を超えるホストにまたがるため、残りのホストのリンクは robots.txt を確認できず除外しました`
+        : `The links span more than ${warning.max} hosts; links on the rest were left out, their robots.txt unchecked`;
+  }
+}

@@ -15,6 +15,7 @@ import { addExtractCommand } from "./extract.js";
 import { addFetchCommand } from "./fetch.js";
 import { type CommandContext, collect, flagParsers } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, type GlobalFlags, USAGE_CODES } from "./io.js";
+import { addMapCommand } from "./map.js";
 import { addMcpCommand } from "./mcp.js";
 import { addSearchCommands } from "./search.js";
 import { addServeCommand } from "./serve.js";
@@ -29,6 +30,7 @@ const COMMANDS = [
   addFetchCommand,
   addExtractCommand,
   addSearchCommands,
+  addMapCommand,
   addMcpCommand,
   addServeCommand,
   addToolsCommand,

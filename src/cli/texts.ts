@@ -18,6 +18,8 @@ export interface CliTexts {
   warning(text: string): string;
   /** An error's message for its line on stderr. */
   errorMessage(error: ErrorInfo): string;
+  /** The note after a map cut at its limit. */
+  mapTruncated(limit: number): string;
   /** Reasons a flag's value is refused. */
   reasons: {
     integerFrom(min: number): string;
@@ -34,6 +36,8 @@ const en: CliTexts = {
   note: (text) => `note: ${text}`,
   warning: (text) => `warning: ${text}`,
   errorMessage: (error) => error.message,
+  mapTruncated: (limit) =>
+    `more URLs were found than the limit of ${limit}; narrow with --search or --include-path, or raise --limit`,
   reasons: {
     integerFrom: (min) => `must be an integer >= ${min}`,
     integerBetween: (min, max) => `must be an integer from ${min} to ${max}`,
@@ -101,6 +105,8 @@ const ja: CliTexts = {
       (error.location !== undefined && text.includes(error.location));
     return told ? text : `${text}（${error.message}）`;
   },
+  mapTruncated: (limit) =>
+    `上限の ${limit} 件より多くの URL が見つかりました。--search や --include-path で絞り込むか、--limit を大きくしてください`,
   reasons: {
     integerFrom: (min) => `${min} 以上の整数を指定してください`,
     integerBetween: (min, max) => `${min} から ${max} までの整数を指定してください`,

@@ -11,6 +11,7 @@ import type { Deadline } from "../net/deadline.js";
 import { checkDomainLists, redirectAllowed } from "../net/domains.js";
 import { AddressGuard, type LookupFn } from "../net/guard.js";
 import { LocalOriginLimiter, type OriginLimiter } from "../net/politeness.js";
+import type { RobotsRules } from "../net/robots.js";
 import { RobotsPolicy } from "../net/robots-policy.js";
 import { normalizeUrl, type ParsedTarget, parseTargetUrl } from "../net/url.js";
 import type { ResolvedOptions } from "../options.js";
@@ -47,6 +48,8 @@ export interface HopPolicy {
    * response with status 304 and no body instead of an error.
    */
   validators?: Validators | undefined;
+  /** Cap on the decoded body of the final response. @default the instance's maxBytes */
+  maxBytes?: number | undefined;
 }
 
 /** What a cached copy is revalidated with. */
@@ -157,6 +160,19 @@ export class Fetcher {
         timings,
       }),
     });
+  }
+
+  /**
+   * The robots.txt rules of `url`'s origin (its `Sitemap:` lines among them), fetched once and
+   * cached like every robots.txt check; undefined when it has none or is unavailable.
+   */
+  robotsRules(url: URL, deadline: Deadline): Promise<RobotsRules | undefined> {
+    return this.#robots.rules(url, deadline);
+  }
+
+  /** A test of many URLs of `url`'s origin against its robots.txt, fetched once. */
+  robotsJudge(url: URL, deadline: Deadline): Promise<(target: URL) => boolean> {
+    return this.#robots.judge(url, deadline);
   }
 
   /**
@@ -275,7 +291,8 @@ export class Fetcher {
         retryable: response.status === 429 || response.status >= 500,
       });
     }
-    const body = await this.#read(response, this.#options.maxBytes, deadline, "throw");
+    const cap = policy.maxBytes ?? this.#options.maxBytes;
+    const body = await this.#read(response, cap, deadline, "throw");
     return {
       url: start.href,
       finalUrl: finalUrl.href,

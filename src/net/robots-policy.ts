@@ -72,6 +72,27 @@ export class RobotsPolicy {
     }
   }
 
+  /**
+   * The parsed robots.txt of `url`'s origin (its `sitemaps` among them), or undefined when the
+   * origin has none or it is unavailable.
+   */
+  async rules(url: URL, deadline: Deadline): Promise<RobotsRules | undefined> {
+    const verdict = await deadline.race(this.#verdict(url));
+    return verdict.kind === "rules" ? verdict.rules : undefined;
+  }
+
+  /**
+   * A test of URLs on `url`'s origin, for checking many at once: one robots.txt fetch, then
+   * pure matching. An unavailable robots.txt refuses every path, as `check` does.
+   */
+  async judge(url: URL, deadline: Deadline): Promise<(target: URL) => boolean> {
+    const verdict = await deadline.race(this.#verdict(url));
+    if (verdict.kind === "allow-all") return () => true;
+    if (verdict.kind === "disallow-all") return (target) => target.pathname === "/robots.txt";
+    const { rules } = verdict;
+    return (target) => isAllowed(rules, target.pathname + target.search, this.#token).allowed;
+  }
+
   #verdict(url: URL): Promise<Verdict> {
     const origin = url.origin;
     let pending = this.#cache.get(origin);

@@ -84,6 +84,7 @@ const V1_ROUTES: Readonly<Record<string, ToolId>> = {
   context: "web_context",
   read: "web_read",
   grep: "web_grep",
+  map: "web_map",
 };
 
 /**

@@ -10,6 +10,7 @@ import { webFetchTool } from "./web-fetch.js";
 import { webFetchAgentTool } from "./web-fetch-agent.js";
 import { webFetchStructuredTool } from "./web-fetch-structured.js";
 import { webGrepTool } from "./web-grep.js";
+import { webMapTool } from "./web-map.js";
 import { webReadTool } from "./web-read.js";
 import { webSearchTool } from "./web-search.js";
 
@@ -20,6 +21,7 @@ export const BUILTIN_TOOLS: readonly ToolSpec[] = [
   webContextTool,
   webReadTool,
   webGrepTool,
+  webMapTool,
   webFetchAgentTool,
   webFetchStructuredTool,
 ];

@@ -5,7 +5,7 @@
  */
 import type { ContextResult } from "../context/build.js";
 import type { ExtractResult } from "../pages/extract.js";
-import type { FetchResult, GrepResult, Screenshot } from "../result.js";
+import type { FetchResult, GrepResult, MapResult, Screenshot } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { continuationLine } from "../shape/truncate.js";
 import type { ErrorInfo, Texts } from "./texts.js";
@@ -133,6 +133,29 @@ export function searchText(response: SearchResponse, env: TextEnv): string {
     t.result(i + 1, r.title, r.url, r.score, r.snippet).trimEnd(),
   );
   return [t.heading(response.query), ...(items.length > 0 ? items : [t.none])].join("\n\n");
+}
+
+/**
+ * The heading, the warnings, then one URL a line (its title after it when known), and a closing
+ * line when more were found than the limit.
+ */
+export function mapText(result: MapResult, env: TextEnv, limit: number): string {
+  const { map: t, labels } = env.texts;
+  const lines = result.links.map((link) =>
+    link.title ? `${link.url} — ${oneLine(link.title)}` : link.url,
+  );
+  return [
+    t.heading(result.url, result.links.length),
+    ...(result.warnings ?? []).map((w) => `${labels.warning}: ${w}`),
+    "",
+    ...(lines.length > 0 ? lines : [t.none]),
+    ...(result.truncated ? ["", t.truncated(limit)] : []),
+  ].join("\n");
+}
+
+/** A title on one line: a model reads one URL per line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /** The heading, then the cited context (or the no-results text). */

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { ContextResult } from "../context/build.js";
-import type { FetchResult, GrepResult } from "../result.js";
+import type { FetchResult, GrepResult, MapResult } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { OUTPUT_FORMATS } from "../values.js";
 
@@ -164,6 +164,15 @@ export const searchResultSchema = z.looseObject({
   timings: z.object({ totalMs: z.number() }),
 });
 true satisfies Matches<typeof searchResultSchema, SearchResponse>;
+
+/** `web.map()`'s answer: a site's URLs. */
+export const mapResultSchema = z.looseObject({
+  url: z.string(),
+  links: z.array(z.object({ url: z.string(), title: text(), lastmod: text() })),
+  truncated: z.boolean(),
+  warnings: z.array(z.string()).optional(),
+});
+true satisfies Matches<typeof mapResultSchema, MapResult>;
 
 /** `web.context()`'s answer. */
 export const contextResultSchema = z.looseObject({

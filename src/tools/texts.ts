@@ -89,6 +89,11 @@ export interface Texts {
     /** The description of the page resources. */
     resources: string;
   };
+  map: {
+    heading(url: string, count: number): string;
+    truncated(limit: number): string;
+    none: string;
+  };
   grep: {
     summary(count: number, pattern: string, totalLines: number): string;
     none(pattern: string): string;
@@ -105,7 +110,8 @@ export interface Texts {
     | "web_read"
     | "web_grep"
     | "web_fetch_agent"
-    | "web_fetch_structured",
+    | "web_fetch_structured"
+    | "web_map",
     ToolTexts
   >;
   params: {
@@ -137,6 +143,13 @@ export interface Texts {
     time_range: string;
     context_query(max: number): string;
     max_tokens(defaultTokens: number): string;
+    map_url: string;
+    map_limit(defaultLimit: number, max: number): string;
+    map_search(max: number): string;
+    sitemap: string;
+    include_subdomains: string;
+    include_paths(max: number, maxLength: number): string;
+    exclude_paths: string;
   };
 }
 
@@ -199,6 +212,12 @@ const en: Texts = {
       `[Content truncated: showing characters up to ${next} of ${total}. To read more, read ${uri}.]`,
     resources:
       "Pages this server has fetched, by id; ?start=N reads from character N. Each read is cut to the result token budget.",
+  },
+  map: {
+    heading: (url, count) => `## Site map: ${url} (${count} ${count === 1 ? "URL" : "URLs"})`,
+    truncated: (limit) =>
+      `[More URLs were found than the limit of ${limit}: narrow with search or include_paths, or raise limit.]`,
+    none: "No URLs found on this site.",
   },
   grep: {
     summary: (count, pattern, totalLines) =>
@@ -270,6 +289,15 @@ const en: Texts = {
         "fields (prices, names, dates, lists) from a page in a fixed shape. A reply that still does not match " +
         "the schema after one correction is MODEL_OUTPUT_INVALID.",
     },
+    web_map: {
+      title: "Map a site's URLs",
+      description:
+        "List the URLs of a website without reading its pages: from its sitemaps (found through robots.txt " +
+        "and the usual paths) and the links of the start page, one per line with its title when known. " +
+        "Use it to find the right page of a site before fetching it; search ranks the URLs by a query " +
+        "(words of the URL and title), include_paths / exclude_paths filter them by path. Only the start " +
+        "URL's host (include_subdomains: the whole domain); URLs robots.txt refuses are left out.",
+    },
   },
   params: {
     url: "The http or https URL of the page",
@@ -308,6 +336,17 @@ const en: Texts = {
     time_range: 'Only pages from the past "day", "week", "month" or "year"',
     context_query: (max) => `What the context should answer (1 to ${max} characters)`,
     max_tokens: (n) => `Token budget of the whole context, source list included (default ${n})`,
+    map_url: "The http or https URL of the site (its home page or a section)",
+    map_limit: (n, max) => `URLs to return, 1 to ${max} (default ${n})`,
+    map_search: (max) =>
+      `Rank the URLs by this query, best first, leaving out those that do not match (at most ${max} characters)`,
+    sitemap:
+      'Where URLs come from: "include" (default: sitemaps and the start page\'s links), "only" (sitemaps only) or "skip" (the start page only)',
+    include_subdomains: "Also list URLs on subdomains of the site's domain (default false)",
+    include_paths: (max, maxLength) =>
+      `Regular expressions on the URL path: keep only URLs whose path matches one, e.g. ["^/docs/"] (at most ${max}, each at most ${maxLength} characters)`,
+    exclude_paths:
+      'Regular expressions on the URL path: leave out URLs whose path matches one, e.g. ["^/tag/"]',
   },
 };
 
@@ -400,6 +439,12 @@ const ja: Texts = {
     resources:
       "このサーバーが取得したページ（id 別）。?start=N で N 文字目から読めます。1回の読み取りは結果のトークン上限に収まります。",
   },
+  map: {
+    heading: (url, count) => `## サイトマップ: ${url}（${count}件のURL）`,
+    truncated: (limit) =>
+      `[上限の${limit}件より多くの URL が見つかりました。search や include_paths で絞り込むか、limit を大きくしてください。]`,
+    none: "このサイトの URL は見つかりませんでした。",
+  },
   grep: {
     summary: (count, pattern, totalLines) =>
       `"${pattern}" に一致する行: ${count}件（ページ全体で${totalLines}行）`,
@@ -465,6 +510,14 @@ const ja: Texts = {
         "価格・名前・日付・一覧などの項目を決まった形で取り出したいときに使う。" +
         "1回の修正後もスキーマに合わない出力は MODEL_OUTPUT_INVALID になる。",
     },
+    web_map: {
+      title: "サイトの URL 一覧",
+      description:
+        "Webサイトのページを読まずに、その URL を一覧にする。サイトマップ（robots.txt と標準の場所から探す）と開始ページのリンクから集め、" +
+        "1行に1つ、分かればタイトルとともに返す。サイトのどのページを取得するか探すときに使う。" +
+        "search を指定するとクエリ（URL とタイトルの語）で順位付けし、include_paths / exclude_paths でパスを絞り込める。" +
+        "開始 URL のホストだけを対象とし（include_subdomains でドメイン全体）、robots.txt が禁止する URL は除く。",
+    },
   },
   params: {
     url: "取得するWebページのURL（http または https）",
@@ -501,6 +554,16 @@ const ja: Texts = {
       '過去 "day"（1日）、"week"（1週間）、"month"（1か月）、"year"（1年）のページだけを返す',
     context_query: (max) => `コンテキストで答えたいこと（1〜${max}文字）`,
     max_tokens: (n) => `出典一覧を含むコンテキスト全体の最大トークン数（既定 ${n}）`,
+    map_url: "対象サイトの URL（http または https。トップページやセクション）",
+    map_limit: (n, max) => `返す URL の数、1〜${max}（既定 ${n}）`,
+    map_search: (max) => `このクエリで URL を順位付けし、一致しないものは除く（${max}文字まで）`,
+    sitemap:
+      'URL の集め方: "include"（既定。サイトマップと開始ページのリンク）、"only"（サイトマップのみ）、"skip"（開始ページのみ）',
+    include_subdomains: "サイトのドメインのサブドメインの URL も含める（既定 false）",
+    include_paths: (max, maxLength) =>
+      `URL のパスに対する正規表現。どれかに一致するパスの URL だけを残す（例: ["^/docs/"]、${max}個まで、各${maxLength}文字まで）`,
+    exclude_paths:
+      'URL のパスに対する正規表現。どれかに一致するパスの URL を除く（例: ["^/tag/"]）',
   },
 };
 

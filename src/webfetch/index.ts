@@ -16,16 +16,18 @@ import type {
   ExtractOptions,
   FetchOptions,
   GrepOptions,
+  MapOptions,
   ReadOptions,
   ResolvedOptions,
   SearchOptions,
   WebFetchOptions,
 } from "../options.js";
 import { type ExtractResult, extractMany } from "../pages/extract.js";
-import type { FetchResult, GrepResult, KeptPageInfo } from "../result.js";
+import type { FetchResult, GrepResult, KeptPageInfo, MapResult } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { checkCall, resolveCall } from "./call.js";
 import { PageLoader } from "./loader.js";
+import { SiteMapper } from "./map.js";
 import { Pages } from "./pages.js";
 import { PromptAnswers } from "./prompt.js";
 import { Resources } from "./resources.js";
@@ -86,6 +88,16 @@ export interface WebFetch {
    */
   context(query: string, options?: ContextOptions): Promise<ContextResult>;
   /**
+   * A site's URLs, without reading its pages: from its sitemaps (found through robots.txt and the
+   * usual paths) and the start page's links, normalized, each once, on the site and allowed by
+   * robots.txt. `search` ranks them by a query. Throws WebFetchError when nothing could be read
+   * (the start page's error); a source that failed beside others is named in `warnings`.
+   *
+   * @example
+   * const { links } = await web.map("https://example.com", { search: "pricing", limit: 10 });
+   */
+  map(url: string, options?: MapOptions): Promise<MapResult>;
+  /**
    * The configured model (`llm`), made on first use; undefined when none is configured.
    * Throws WebFetchError (AUTH_ERROR) when a hosted provider has no API key.
    */
@@ -114,6 +126,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const answers = new PromptAnswers(resources, loader, pages);
   const search = new Search(resources, loader);
   const structured = new StructuredData(resources, loader, pages);
+  const mapper = new SiteMapper(resources, loader);
 
   async function fetchPage(url: string, given: FetchOptions = {}): Promise<FetchResult> {
     checkCall(given);
@@ -149,6 +162,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     pages: (listOptions = {}) => pages.list(listOptions.limit ?? LIMITS.keptPages),
     search: (query, searchOptions) => search.search(query, searchOptions),
     context: (query, contextOptions) => search.context(query, contextOptions),
+    map: (url, mapOptions) => mapper.map(url, mapOptions),
     model: () => resources.model(),
     options: withoutSecrets(resolved),
     logger,

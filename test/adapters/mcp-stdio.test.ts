@@ -203,6 +203,7 @@ describe("webfetch mcp with a configuration file", () => {
       "wf_web_search",
       "wf_web_context",
       "wf_web_read",
+      "wf_web_map",
     ]);
     const result = (await client.callTool({
       name: "wf_web_fetch",

@@ -105,6 +105,7 @@ describe("webfetch tools", () => {
       "wf_web_context",
       "wf_web_read",
       "wf_web_grep",
+      "wf_web_map",
     ]);
   });
 

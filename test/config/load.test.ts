@@ -185,6 +185,7 @@ describe("configuration: tools section", () => {
         "web_search",
         "web_context",
         "read_page",
+        "web_map",
       ]);
     } finally {
       await client.close();

@@ -25,6 +25,7 @@ function requests(): Record<string, { path: string; body?: unknown }> {
     "POST /v1/context": { path: "/v1/context", body: { query: "fixture" } },
     "POST /v1/read": { path: "/v1/read", body: { url: article } },
     "POST /v1/grep": { path: "/v1/grep", body: { url: article, pattern: "Paragraph" } },
+    "POST /v1/map": { path: "/v1/map", body: { url: article, sitemap: "skip" } },
     "POST /md": { path: "/md", body: { url: article, f: "fit" } },
     "POST /mcp": {
       path: "/mcp",

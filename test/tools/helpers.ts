@@ -12,6 +12,7 @@ export const ALL_TOOLS = [
   "web_context",
   "web_read",
   "web_grep",
+  "web_map",
 ] as const;
 
 export interface ToolBox {

@@ -129,7 +129,13 @@ describe("tool registry", () => {
         web_context: { enabled: false },
       },
     });
-    expect(box.names).toEqual(["wf_web_fetch", "wf_web_extract", "wf_web_search", "wf_read_page"]);
+    expect(box.names).toEqual([
+      "wf_web_fetch",
+      "wf_web_extract",
+      "wf_web_search",
+      "wf_read_page",
+      "wf_web_map",
+    ]);
     const r = await box
       .tool("wf_web_fetch")
       .call({ url: suite.server.url("/long"), max_length: 900 });
