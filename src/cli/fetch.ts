@@ -10,6 +10,7 @@ import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { schemaFromJson } from "../llm/schema.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult, Screenshot } from "../result.js";
 import { listsText } from "../tools/format.js";
@@ -222,20 +223,5 @@ function readSchemaFile(path: string): Record<string, unknown> {
       { retryable: false },
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new WebFetchError(
-      "INVALID_INPUT",
-      `--schema: ${path} is not valid JSON (${(error as Error).message})`,
-      { retryable: false },
-    );
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new WebFetchError("INVALID_INPUT", `--schema: ${path} must hold a JSON Schema object`, {
-      retryable: false,
-    });
-  }
-  return value as Record<string, unknown>;
+  return schemaFromJson(text, `--schema: ${path}`);
 }

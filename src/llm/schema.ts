@@ -165,3 +165,26 @@ export function parseReply(text: string): Checked {
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A JSON Schema given as JSON text (a file, a tool's string parameter): text that is not JSON,
+ * or JSON that is not an object, is INVALID_INPUT naming `source`.
+ */
+export function schemaFromJson(text: string, source: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new WebFetchError(
+      "INVALID_INPUT",
+      `${source} is not valid JSON (${(error as Error).message})`,
+      { retryable: false },
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new WebFetchError("INVALID_INPUT", `${source} must be a JSON Schema object`, {
+      retryable: false,
+    });
+  }
+  return value as Record<string, unknown>;
+}

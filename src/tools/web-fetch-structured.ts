@@ -6,8 +6,8 @@
  * configured.
  */
 import { z } from "zod";
-import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { schemaFromJson } from "../llm/schema.js";
 import { dataText } from "./format.js";
 import { promptParam, urlParam } from "./params.js";
 import { dataResultSchema } from "./schemas.js";
@@ -31,7 +31,7 @@ export const webFetchStructuredTool = defineTool({
   available: (web) => web.options.llm !== undefined,
   async handle(input, env) {
     const result = await env.web.fetch(input.url, {
-      schema: parseSchema(input.schema),
+      schema: schemaFromJson(input.schema, "schema"),
       ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
       maxLength: env.settings.maxLength,
       ...(env.settings.timeout === undefined ? {} : { timeout: env.settings.timeout }),
@@ -55,23 +55,3 @@ export const webFetchStructuredTool = defineTool({
     };
   },
 });
-
-/** The schema parameter's JSON text as an object; anything else is INVALID_INPUT naming it. */
-function parseSchema(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new WebFetchError(
-      "INVALID_INPUT",
-      `schema: not valid JSON (${(error as Error).message})`,
-      { retryable: false },
-    );
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new WebFetchError("INVALID_INPUT", "schema: must be a JSON Schema object", {
-      retryable: false,
-    });
-  }
-  return value as Record<string, unknown>;
-}

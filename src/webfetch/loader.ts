@@ -5,7 +5,6 @@
  * is stored and remembered by id, for read and grep.
  */
 import type { CachedPage } from "../cache/store.js";
-import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { Deadline } from "../net/deadline.js";
 import { redirectAllowed } from "../net/domains.js";
@@ -17,7 +16,7 @@ import type { ResolvedCall } from "./call.js";
 import { directSource } from "./direct.js";
 import { logOutcome } from "./outcome.js";
 import { pageKey } from "./page-cache.js";
-import type { Resources } from "./resources.js";
+import { type Resources, refuseOffline } from "./resources.js";
 import { type PageSource, remoteSource, tavilySource } from "./sources.js";
 
 /** A page and how it was had: from the cache or the network, and what is kept of it. */
@@ -81,13 +80,7 @@ export class PageLoader {
   async load(url: string, call: ResolvedCall): Promise<Loaded> {
     const { resolved, cache, fetcher } = this.#resources;
     const target = parseTargetUrl(url);
-    if (resolved.network === "none") {
-      throw new WebFetchError(
-        "NETWORK_DISABLED",
-        'Web fetch requires network access (network is "none")',
-        { retryable: false },
-      );
-    }
+    refuseOffline(resolved);
     fetcher.checkTarget(target);
     const key = pageKey(normalizeUrl(target.url), call, resolved.endpoint);
     let stale: CachedPage | undefined;

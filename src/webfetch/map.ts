@@ -22,7 +22,7 @@ import { type MapWarning, mapWarningText } from "../warnings.js";
 import { proseFormat, resolveCall } from "./call.js";
 import type { PageLoader } from "./loader.js";
 import { logOutcome } from "./outcome.js";
-import type { Resources } from "./resources.js";
+import { type Resources, refuseOffline } from "./resources.js";
 
 /** Where a site's sitemaps usually are, when robots.txt names none (or as well). */
 const USUAL_SITEMAPS = ["/sitemap.xml", "/sitemap_index.xml"] as const;
@@ -79,13 +79,7 @@ export class SiteMapper {
   async #map(url: string, call: MapCall): Promise<MapResult> {
     const { resolved, fetcher } = this.#resources;
     const target = parseTargetUrl(url);
-    if (resolved.network === "none") {
-      throw new WebFetchError(
-        "NETWORK_DISABLED",
-        'Web fetch requires network access (network is "none")',
-        { retryable: false },
-      );
-    }
+    refuseOffline(resolved);
     if (resolved.endpoint) {
       // Remote mode keeps every fetch in the service; a map here would fetch sitemaps itself.
       throw new WebFetchError(

@@ -7,6 +7,7 @@ import type { Agent } from "undici";
 import { openCache } from "../cache/open.js";
 import type { CacheStore } from "../cache/store.js";
 import { ConvertPool } from "../convert/pool.js";
+import { WebFetchError } from "../errors.js";
 import { Fetcher } from "../fetch/fetcher.js";
 import { LIMITS } from "../limits.js";
 import { type ChatModel, loadModel } from "../llm/model.js";
@@ -128,4 +129,15 @@ function throttled<A extends unknown[]>(
     last = now;
     fn(...args);
   };
+}
+
+/** An instance with `network: "none"` reaches nothing: NETWORK_DISABLED before any lookup. */
+export function refuseOffline(resolved: Pick<ResolvedOptions, "network">): void {
+  if (resolved.network === "none") {
+    throw new WebFetchError(
+      "NETWORK_DISABLED",
+      'Web fetch requires network access (network is "none")',
+      { retryable: false },
+    );
+  }
 }

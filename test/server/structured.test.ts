@@ -120,7 +120,7 @@ describe("web_fetch_structured over MCP", () => {
     });
     expect(result.isError).toBe(true);
     const [first] = result.content as { type: string; text: string }[];
-    expect(first!.text).toContain("schema: not valid JSON");
+    expect(first!.text).toContain("schema is not valid JSON");
     expect(first!.text).toContain("INVALID_INPUT");
   });
 });
