@@ -25,6 +25,9 @@ export { silentLogger } from "./log.js";
 export type { LookupFn } from "./net/guard.js";
 export type {
   ContextOptions,
+  CrawlOptions,
+  CrawlPageOptions,
+  CrawlProgress,
   ExtractOptions,
   FetchOptions,
   GrepOptions,
@@ -37,6 +40,7 @@ export type {
   WebFetchOptions,
 } from "./options.js";
 export {
+  CRAWL_DEFAULTS,
   DEFAULTS,
   GREP_DEFAULTS,
   LLM_DEFAULTS,
@@ -46,6 +50,9 @@ export {
 } from "./options.js";
 export type { ExtractFailure, ExtractProgress, ExtractResult } from "./pages/extract.js";
 export type {
+  CrawlFailure,
+  CrawlPage,
+  CrawlSummary,
   FetchResult,
   GrepResult,
   KeptPageInfo,
@@ -114,5 +121,6 @@ export type {
 } from "./values.js";
 export { LLM_PROVIDER_IDS, SITEMAP_MODES, TOOL_IDS } from "./values.js";
 export { VERSION } from "./version.js";
+export type { CrawlRun } from "./webfetch/crawl.js";
 export type { WebFetch } from "./webfetch/index.js";
 export { createWebFetch } from "./webfetch/index.js";

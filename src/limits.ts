@@ -109,4 +109,30 @@ export const LIMITS = {
   pathPatternMaxLength: 200,
   /** Time the path patterns may take over all of one map's URLs, ms: a catastrophic one is stopped. */
   pathFilterTimeBudgetMs: 1_000,
+  /** Pages one crawl fetches at most (its `limit`). */
+  crawlMaxPages: 10_000,
+  /** Links followed from the start URL at most (a crawl's `maxDepth`). */
+  crawlMaxDepth: 100,
+  /** Pages one crawl fetches at once at most (its `concurrency`). */
+  crawlMaxConcurrency: 16,
+  /** URLs one crawl holds waiting at most; links found beyond it are skipped (`limit`). */
+  crawlMaxFrontier: 100_000,
+  /** Crawled pages held for a consumer that has not read them; the crawl waits beyond it. */
+  crawlBuffer: 16,
+  /** Path segments of a URL a crawl follows; a deeper path is a trap. */
+  crawlMaxPathSegments: 20,
+  /** Times one segment may occur in a path a crawl follows (`/a/x/x/x/` is a trap). */
+  crawlMaxSegmentRepeats: 2,
+  /**
+   * Links in a row, each from a page to a URL of the same shape (numbers blanked), that a crawl
+   * follows: an endless calendar or counter stops here, a site's pagination rarely reaches it.
+   */
+  crawlMaxShapeChain: 8,
+  /** Query strings a crawl follows on one path (faceted search makes them without end). */
+  crawlMaxQueriesPerPath: 20,
+  /**
+   * Longest robots.txt `Crawl-delay` a crawl waits between requests to an origin, ms; a longer
+   * one is waited this long, with a warning.
+   */
+  crawlMaxDelayMs: 30_000,
 } as const;

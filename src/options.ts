@@ -312,6 +312,87 @@ export const MAP_DEFAULTS = {
   includeSubdomains: false,
 } as const satisfies Required<Pick<MapOptions, "limit" | "sitemap" | "includeSubdomains">>;
 
+/** The options of a fetch that a crawl applies to every page it fetches. */
+export type CrawlPageOptions = Pick<
+  FetchOptions,
+  | "format"
+  | "extract"
+  | "maxLength"
+  | "timeout"
+  | "maxAge"
+  | "cache"
+  | "redirects"
+  | "maxRedirects"
+  | "robots"
+  | "headers"
+  | "render"
+  | "includeSelectors"
+  | "excludeSelectors"
+  | "links"
+  | "images"
+>;
+
+/** Options of `web.crawl()`: which pages of a site to fetch, in what order, and how each is read. */
+export interface CrawlOptions extends CrawlPageOptions {
+  /**
+   * Pages fetched at most, 1 to 10,000. A page that failed or turned out a duplicate counts:
+   * each cost a request. @default 50
+   */
+  limit?: number;
+  /** Links followed from the start URL at most, 0 to 100 (0: the start page alone). @default 5 */
+  maxDepth?: number;
+  /**
+   * Regular expressions on a link's path (`/blog/2026/post`): when any is given, only links whose
+   * path matches one are followed (the start URL is always fetched). At most 20, each at most 200
+   * characters; a bad or too slow one is `INVALID_INPUT`. @default []
+   */
+  includePaths?: readonly string[];
+  /** Regular expressions on a link's path: links whose path matches one are not followed. @default [] */
+  excludePaths?: readonly string[];
+  /**
+   * Follow links to every host of the start URL's registrable domain (`docs.example.com` from
+   * `example.com`), not only its own host (with or without `www.`). @default false
+   */
+  allowSubdomains?: boolean;
+  /** Follow links to other sites too (still within `maxDepth` and `limit`). @default false */
+  allowExternal?: boolean;
+  /**
+   * Fetch the pages most relevant to this query first (1 to 1,000 characters): links are scored
+   * by the query's words in their URL and text and in the page that links to them, so a small
+   * `limit` finds the pages that matter. The pages' content is not cut to the query.
+   * @default undefined (breadth-first: the shallowest pages first, in the order found)
+   */
+  query?: string;
+  /** Pages fetched at once, 1 to 16 (each origin's own limit applies as well). @default 4 */
+  concurrency?: number;
+  /** Stops the crawl: pages in flight are abandoned, and the summary says it was cancelled. */
+  signal?: AbortSignal;
+  /** Called after each page fetched or failed (the CLI draws its progress bar with it). */
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+/** Where a crawl stands. */
+export interface CrawlProgress {
+  /** Pages returned, pages that failed, and URLs waiting to be fetched. */
+  pages: number;
+  failed: number;
+  queued: number;
+  /** URLs found and not fetched: robots.txt, filters and traps, duplicates, the limits. */
+  skipped: number;
+  elapsedMs: number;
+}
+
+/** Defaults of a crawl. */
+export const CRAWL_DEFAULTS = {
+  limit: 50,
+  maxDepth: 5,
+  allowSubdomains: false,
+  allowExternal: false,
+  concurrency: 4,
+} as const satisfies Required<
+  Pick<CrawlOptions, "limit" | "maxDepth" | "allowSubdomains" | "allowExternal" | "concurrency">
+>;
+
 /** Options of `web.read()`: a window of a page's full content. */
 export interface ReadOptions {
   /** Character offset to start from. @default 0 */

@@ -2,6 +2,7 @@
  * The result object of one fetch. The CLI's --json, the HTTP API and MCP
  * structuredContent all carry this same object.
  */
+import type { ErrorCode } from "./errors.js";
 import type { PageImage, PageLink } from "./extract/links.js";
 import type { PageMetadata } from "./extract/metadata.js";
 import type { Grepped } from "./shape/grep.js";
@@ -164,5 +165,41 @@ export interface MapResult {
    * that could not be read or was cut at a cap, a start page that failed, a deadline that
    * passed. Omitted when there is none.
    */
+  warnings?: string[];
+}
+
+/** One page of a crawl: a fetch's result, and where the crawl found it. */
+export interface CrawlPage extends FetchResult {
+  /** Links followed from the start URL to reach it (0 for the start page). */
+  depth: number;
+  /** The page it was linked from (absent for the start page). */
+  parent?: string;
+}
+
+/** A URL a crawl fetched that gave no page, and why. */
+export interface CrawlFailure {
+  url: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** How a crawl ended: what it returned, what failed, what it left out and why. */
+export interface CrawlSummary {
+  /** The start URL, normalized. */
+  url: string;
+  /** Pages returned. */
+  pages: number;
+  /** URLs fetched that gave no page. */
+  failed: CrawlFailure[];
+  /**
+   * URLs found and not returned: refused by robots.txt; left out by the site, path and trap
+   * rules; duplicates of a page returned (the same URL after normalizing, its canonical URL, or
+   * the same content); beyond `limit`, `maxDepth` or the frontier's size.
+   */
+  skipped: { robots: number; filtered: number; duplicate: number; limit: number };
+  /** The crawl was stopped (its signal, or the consumer stopped reading) before it ran out. */
+  cancelled: boolean;
+  elapsedMs: number;
+  /** Why the crawl may have read less than asked (a long `Crawl-delay` cut to the maximum). */
   warnings?: string[];
 }

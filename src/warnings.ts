@@ -169,3 +169,25 @@ export function mapWarningText(warning: MapWarning, locale: Locale): string {
         : `The links span more than ${warning.max} hosts; links on the rest were left out, their robots.txt unchecked`;
   }
 }
+
+/** Why a crawl read less than asked. */
+export type CrawlWarning =
+  /** An origin's robots.txt asks for a longer delay than a crawl waits: it waited the maximum. */
+  | { kind: "crawl-delay-cut"; origin: string; seconds: number; maxSeconds: number }
+  /** Links were found past the frontier's size: they were skipped. */
+  | { kind: "frontier-full"; max: number };
+
+/** A crawl's warning as a sentence in `locale`. */
+export function crawlWarningText(warning: CrawlWarning, locale: Locale): string {
+  const ja = locale === "ja";
+  switch (warning.kind) {
+    case "crawl-delay-cut":
+      return ja
+        ? `${warning.origin} の robots.txt は ${warning.seconds} 秒の間隔を求めていますが、${warning.maxSeconds} 秒の間隔で取得しました`
+        : `robots.txt of ${warning.origin} asks for ${warning.seconds} s between requests; the crawl waited ${warning.maxSeconds} s`;
+    case "frontier-full":
+      return ja
+        ? `待機中の URL が ${count(warning.max, locale)} 件に達したため、それ以降に見つかったリンクはたどっていません`
+        : `More than ${count(warning.max, locale)} URLs were waiting; links found after that were not followed`;
+  }
+}

@@ -175,6 +175,11 @@ export class Fetcher {
     return this.#robots.judge(url, deadline);
   }
 
+  /** The `Crawl-delay` of `url`'s origin for this crawler, seconds, when robots.txt sets one. */
+  robotsCrawlDelay(url: URL, deadline: Deadline): Promise<number | undefined> {
+    return this.#robots.crawlDelay(url, deadline);
+  }
+
   /**
    * One request of a rendered page, one hop: the domain lists and the address guard as for any
    * page (robots.txt is for crawlers' page fetches, not a page's own subresources), the body

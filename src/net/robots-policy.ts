@@ -8,7 +8,7 @@
 import { LRUCache } from "lru-cache";
 import { isWebFetchError, WebFetchError } from "../errors.js";
 import { Deadline } from "./deadline.js";
-import { isAllowed, parseRobots, type RobotsRules } from "./robots.js";
+import { crawlDelay, isAllowed, parseRobots, type RobotsRules } from "./robots.js";
 
 /** How long rules stay cached (RFC 9309 §2.4: no more than 24 hours). */
 const RULES_TTL_MS = 60 * 60 * 1000;
@@ -91,6 +91,15 @@ export class RobotsPolicy {
     if (verdict.kind === "disallow-all") return (target) => target.pathname === "/robots.txt";
     const { rules } = verdict;
     return (target) => isAllowed(rules, target.pathname + target.search, this.#token).allowed;
+  }
+
+  /**
+   * The `Crawl-delay` of `url`'s origin that applies to this crawler, seconds; undefined when
+   * robots.txt sets none or is unavailable.
+   */
+  async crawlDelay(url: URL, deadline: Deadline): Promise<number | undefined> {
+    const verdict = await deadline.race(this.#verdict(url));
+    return verdict.kind === "rules" ? crawlDelay(verdict.rules, this.#token) : undefined;
   }
 
   #verdict(url: URL): Promise<Verdict> {

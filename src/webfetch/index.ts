@@ -13,6 +13,7 @@ import type { ChatModel } from "../llm/model.js";
 import type { Logger } from "../log.js";
 import type {
   ContextOptions,
+  CrawlOptions,
   ExtractOptions,
   FetchOptions,
   GrepOptions,
@@ -26,6 +27,7 @@ import { type ExtractResult, extractMany } from "../pages/extract.js";
 import type { FetchResult, GrepResult, KeptPageInfo, MapResult } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { checkCall, resolveCall } from "./call.js";
+import { type CrawlRun, SiteCrawler } from "./crawl.js";
 import { PageLoader } from "./loader.js";
 import { SiteMapper } from "./map.js";
 import { Pages } from "./pages.js";
@@ -98,6 +100,19 @@ export interface WebFetch {
    */
   map(url: string, options?: MapOptions): Promise<MapResult>;
   /**
+   * Crawls a site from `url`: its pages as they are fetched (breadth-first, or the most relevant
+   * to `query` first), each a fetch's result with its `depth` and `parent`, then a summary of
+   * what failed and what was skipped. robots.txt and its `Crawl-delay` are honoured, each URL is
+   * fetched once and each page returned once, and traps (endless calendars, ever-deeper paths)
+   * are bounded. Throws at once for bad options; the iteration throws when the start page fails.
+   *
+   * @example
+   * const run = web.crawl("https://example.com/docs", { limit: 20 });
+   * for await (const page of run) console.log(page.depth, page.url, page.title);
+   * const { pages, failed, skipped } = await run.summary;
+   */
+  crawl(url: string, options?: CrawlOptions): CrawlRun;
+  /**
    * The configured model (`llm`), made on first use; undefined when none is configured.
    * Throws WebFetchError (AUTH_ERROR) when a hosted provider has no API key.
    */
@@ -141,6 +156,8 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     });
   }
 
+  const crawler = new SiteCrawler(resources, fetchPage);
+
   return {
     fetch: fetchPage,
     async extract(urls, extractOptions = {}) {
@@ -163,6 +180,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     search: (query, searchOptions) => search.search(query, searchOptions),
     context: (query, contextOptions) => search.context(query, contextOptions),
     map: (url, mapOptions) => mapper.map(url, mapOptions),
+    crawl: (url, crawlOptions) => crawler.crawl(url, crawlOptions),
     model: () => resources.model(),
     options: withoutSecrets(resolved),
     logger,

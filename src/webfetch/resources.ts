@@ -13,6 +13,7 @@ import { LIMITS } from "../limits.js";
 import { type ChatModel, loadModel } from "../llm/model.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { createAgent } from "../net/agent.js";
+import { LocalOriginPacer, type OriginPacer } from "../net/pacer.js";
 import { Semaphore } from "../net/semaphore.js";
 import { type ResolvedOptions, resolveOptions, type WebFetchOptions } from "../options.js";
 import { BrowserPool } from "../render/browser.js";
@@ -31,6 +32,8 @@ export class Resources {
   /** Pages in the browser at once. */
   readonly renders = new Semaphore(LIMITS.maxRenders);
   readonly converter = new ConvertPool();
+  /** Spacing of requests to origins whose robots.txt sets a `Crawl-delay`. */
+  readonly pacer: OriginPacer = new LocalOriginPacer();
   readonly #options: WebFetchOptions;
   readonly #opened: ReturnType<typeof openCache> | undefined;
   readonly #store: CacheStore | undefined;
