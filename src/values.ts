@@ -75,5 +75,6 @@ export const TOOL_IDS = [
   "web_fetch_agent",
   "web_fetch_structured",
   "web_map",
+  "web_crawl",
 ] as const;
 export type ToolId = (typeof TOOL_IDS)[number];
