@@ -13,8 +13,11 @@ export interface CliIO {
   cwd?: string;
 }
 
-/** Exit statuses: 0 success, 1 a fetch or provider failure, 2 bad usage (INVALID_INPUT too). */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit statuses: 0 success, 1 a fetch or provider failure, 2 bad usage (INVALID_INPUT too), 130
+ * a crawl stopped by Ctrl-C (what it had is printed).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** Codes that mean the user asked for something malformed, not that a fetch failed. */
 export const USAGE_CODES: ReadonlySet<string> = new Set(["INVALID_INPUT"]);

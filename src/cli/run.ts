@@ -11,6 +11,7 @@ import { ENDPOINT_KINDS, LOCALES, type Locale } from "../values.js";
 import { VERSION } from "../version.js";
 import { addConfigCommand } from "./config.js";
 import { addConvertCommand } from "./convert.js";
+import { addCrawlCommand } from "./crawl.js";
 import { addExtractCommand } from "./extract.js";
 import { addFetchCommand } from "./fetch.js";
 import { type CommandContext, collect, flagParsers } from "./flags.js";
@@ -31,6 +32,7 @@ const COMMANDS = [
   addExtractCommand,
   addSearchCommands,
   addMapCommand,
+  addCrawlCommand,
   addMcpCommand,
   addServeCommand,
   addToolsCommand,

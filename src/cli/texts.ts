@@ -20,6 +20,8 @@ export interface CliTexts {
   errorMessage(error: ErrorInfo): string;
   /** The note after a map cut at its limit. */
   mapTruncated(limit: number): string;
+  /** A crawl's progress line on a terminal. */
+  crawlProgress(p: { pages: number; failed: number; queued: number; perSecond: number }): string;
   /** Reasons a flag's value is refused. */
   reasons: {
     integerFrom(min: number): string;
@@ -38,6 +40,8 @@ const en: CliTexts = {
   errorMessage: (error) => error.message,
   mapTruncated: (limit) =>
     `more URLs were found than the limit of ${limit}; narrow with --search or --include-path, or raise --limit`,
+  crawlProgress: (p) =>
+    `crawling: ${p.pages} pages · ${p.failed} failed · ${p.queued} queued · ${p.perSecond.toFixed(1)} pages/s`,
   reasons: {
     integerFrom: (min) => `must be an integer >= ${min}`,
     integerBetween: (min, max) => `must be an integer from ${min} to ${max}`,
@@ -107,6 +111,8 @@ const ja: CliTexts = {
   },
   mapTruncated: (limit) =>
     `上限の ${limit} 件より多くの URL が見つかりました。--search や --include-path で絞り込むか、--limit を大きくしてください`,
+  crawlProgress: (p) =>
+    `クロール中: ${p.pages}ページ · 失敗 ${p.failed} · 待機 ${p.queued} · ${p.perSecond.toFixed(1)} ページ/秒`,
   reasons: {
     integerFrom: (min) => `${min} 以上の整数を指定してください`,
     integerBetween: (min, max) => `${min} から ${max} までの整数を指定してください`,

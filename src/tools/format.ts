@@ -5,7 +5,14 @@
  */
 import type { ContextResult } from "../context/build.js";
 import type { ExtractResult } from "../pages/extract.js";
-import type { FetchResult, GrepResult, MapResult, Screenshot } from "../result.js";
+import type {
+  CrawlPage,
+  CrawlSummary,
+  FetchResult,
+  GrepResult,
+  MapResult,
+  Screenshot,
+} from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { continuationLine } from "../shape/truncate.js";
 import type { ErrorInfo, Texts } from "./texts.js";
@@ -150,6 +157,43 @@ export function mapText(result: MapResult, env: TextEnv, limit: number): string 
     "",
     ...(lines.length > 0 ? lines : [t.none]),
     ...(result.truncated ? ["", t.truncated(limit)] : []),
+  ].join("\n");
+}
+
+/**
+ * One crawled page: its number, URL, depth (and id, for a host that reads on by id), title,
+ * warnings and content.
+ */
+export function crawlPageText(page: CrawlPage, n: number, env: TextEnv, withId: boolean): string {
+  const { crawl: t, labels } = env.texts;
+  return [
+    t.item(n, page.finalUrl, page.depth, withId ? page.id : undefined),
+    ...(page.title ? [`${labels.title}: ${page.title}`] : []),
+    ...warningLines(page, env),
+    "",
+    contentText(page, env) + listsText(page, env.texts.labels),
+  ].join("\n");
+}
+
+/** A crawl's summary: its counts, whether it was stopped, its warnings and its failed URLs. */
+export function crawlSummaryText(summary: CrawlSummary, env: TextEnv): string {
+  const { crawl: t, labels } = env.texts;
+  const { skipped } = summary;
+  return [
+    t.summaryHeading,
+    "",
+    ...(summary.pages === 0 ? [t.none] : []),
+    t.summary({
+      pages: summary.pages,
+      failed: summary.failed.length,
+      ...skipped,
+      seconds: summary.elapsedMs / 1000,
+    }),
+    ...(summary.cancelled ? [t.cancelled] : []),
+    ...(summary.warnings ?? []).map((w) => `${labels.warning}: ${w}`),
+    ...summary.failed.map((f) =>
+      t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),
+    ),
   ].join("\n");
 }
 

@@ -94,6 +94,18 @@ export interface Texts {
     truncated(limit: number): string;
     none: string;
   };
+  crawl: {
+    heading(url: string): string;
+    /** A page's heading: its number in the crawl, URL and depth, and its id when it has one. */
+    item(n: number, url: string, depth: number, id?: string): string;
+    summaryHeading: string;
+    /** The summary's counts. */
+    summary(s: CrawlCounts): string;
+    failedItem(url: string, message: string): string;
+    /** The crawl was stopped before it ran out of pages. */
+    cancelled: string;
+    none: string;
+  };
   grep: {
     summary(count: number, pattern: string, totalLines: number): string;
     none(pattern: string): string;
@@ -111,7 +123,8 @@ export interface Texts {
     | "web_grep"
     | "web_fetch_agent"
     | "web_fetch_structured"
-    | "web_map",
+    | "web_map"
+    | "web_crawl",
     ToolTexts
   >;
   params: {
@@ -150,7 +163,24 @@ export interface Texts {
     include_subdomains: string;
     include_paths(max: number, maxLength: number): string;
     exclude_paths: string;
+    crawl_url: string;
+    crawl_limit(defaultLimit: number, max: number): string;
+    max_depth(defaultDepth: number, max: number): string;
+    crawl_query(max: number): string;
+    allow_subdomains: string;
+    allow_external: string;
   };
+}
+
+/** What a crawl's summary line counts. */
+export interface CrawlCounts {
+  pages: number;
+  failed: number;
+  robots: number;
+  filtered: number;
+  duplicate: number;
+  limit: number;
+  seconds: number;
 }
 
 /** The tools that reach the rest of a page by id, naming only those that are registered. */
@@ -218,6 +248,18 @@ const en: Texts = {
     truncated: (limit) =>
       `[More URLs were found than the limit of ${limit}: narrow with search or include_paths, or raise limit.]`,
     none: "No URLs found on this site.",
+  },
+  crawl: {
+    heading: (url) => `## Crawl: ${url}`,
+    item: (n, url, depth, id) => `### ${n}. ${url} (depth ${depth}${id ? `, id ${id}` : ""})`,
+    summaryHeading: "## Crawl summary",
+    summary: (c) =>
+      `${c.pages} ${c.pages === 1 ? "page" : "pages"}, ${c.failed} failed, in ${c.seconds.toFixed(1)} s. ` +
+      `Skipped: ${c.robots} by robots.txt, ${c.filtered} filtered (off site, paths, traps), ` +
+      `${c.duplicate} duplicates, ${c.limit} past the limits.`,
+    failedItem: (url, message) => `- failed: ${url}: ${message}`,
+    cancelled: "The crawl was stopped before it finished.",
+    none: "No pages were crawled.",
   },
   grep: {
     summary: (count, pattern, totalLines) =>
@@ -298,6 +340,15 @@ const en: Texts = {
         "(words of the URL and title), include_paths / exclude_paths filter them by path. Only the start " +
         "URL's host (include_subdomains: the whole domain); URLs robots.txt refuses are left out.",
     },
+    web_crawl: {
+      title: "Crawl a site",
+      description:
+        "Fetch a website's pages by following its links from a start URL, breadth-first (or the pages most " +
+        "relevant to query first), and return each page's content under a heading with its URL, depth and id, " +
+        "then a summary of what failed and what was skipped. Few pages by default (limit); each page's full " +
+        "text stays reachable by its id through web_read / web_grep. Only the start URL's host unless told " +
+        "otherwise; robots.txt is obeyed. Use web_map first to see a site's URLs without reading them.",
+    },
   },
   params: {
     url: "The http or https URL of the page",
@@ -347,6 +398,15 @@ const en: Texts = {
       `Regular expressions on the URL path: keep only URLs whose path matches one, e.g. ["^/docs/"] (at most ${max}, each at most ${maxLength} characters)`,
     exclude_paths:
       'Regular expressions on the URL path: leave out URLs whose path matches one, e.g. ["^/tag/"]',
+    crawl_url: "The http or https URL to start crawling from (a site's home page or a section)",
+    crawl_limit: (n, max) =>
+      `Pages to fetch at most, 1 to ${max} (default ${n}); failed and duplicate pages count`,
+    max_depth: (n, max) =>
+      `Links to follow from the start page at most, 0 to ${max} (default ${n}; 0: the start page alone)`,
+    crawl_query: (max) =>
+      `Fetch the pages most relevant to this query first, so a small limit finds them (at most ${max} characters)`,
+    allow_subdomains: "Also follow links to subdomains of the site's domain (default false)",
+    allow_external: "Also follow links to other sites (default false)",
   },
 };
 
@@ -445,6 +505,18 @@ const ja: Texts = {
       `[上限の${limit}件より多くの URL が見つかりました。search や include_paths で絞り込むか、limit を大きくしてください。]`,
     none: "このサイトの URL は見つかりませんでした。",
   },
+  crawl: {
+    heading: (url) => `## クロール: ${url}`,
+    item: (n, url, depth, id) => `### ${n}. ${url}（深さ ${depth}${id ? `、id ${id}` : ""}）`,
+    summaryHeading: "## クロールの概要",
+    summary: (c) =>
+      `${c.pages}ページ、失敗 ${c.failed}件、${c.seconds.toFixed(1)}秒。` +
+      `取得しなかった URL: robots.txt ${c.robots}件、対象外（サイト外・パス・罠）${c.filtered}件、` +
+      `重複 ${c.duplicate}件、上限超過 ${c.limit}件。`,
+    failedItem: (url, message) => `- 失敗: ${url}: ${message}`,
+    cancelled: "クロールは終わる前に止められました。",
+    none: "クロールしたページはありません。",
+  },
   grep: {
     summary: (count, pattern, totalLines) =>
       `"${pattern}" に一致する行: ${count}件（ページ全体で${totalLines}行）`,
@@ -518,6 +590,14 @@ const ja: Texts = {
         "search を指定するとクエリ（URL とタイトルの語）で順位付けし、include_paths / exclude_paths でパスを絞り込める。" +
         "開始 URL のホストだけを対象とし（include_subdomains でドメイン全体）、robots.txt が禁止する URL は除く。",
     },
+    web_crawl: {
+      title: "サイトをクロール",
+      description:
+        "開始 URL からリンクをたどって Webサイトのページを取得する。幅優先で（query を指定すると関係の深いページから）、" +
+        "各ページの内容を URL・深さ・id 付きの見出しの下に返し、最後に失敗したページと取得しなかった URL の概要を返す。" +
+        "既定では少ないページ数（limit）。各ページの全文は id で web_read / web_grep から読める。" +
+        "既定では開始 URL のホストだけを対象とし、robots.txt に従う。ページを読まずに URL だけ見るには web_map を使う。",
+    },
   },
   params: {
     url: "取得するWebページのURL（http または https）",
@@ -564,6 +644,15 @@ const ja: Texts = {
       `URL のパスに対する正規表現。どれかに一致するパスの URL だけを残す（例: ["^/docs/"]、${max}個まで、各${maxLength}文字まで）`,
     exclude_paths:
       'URL のパスに対する正規表現。どれかに一致するパスの URL を除く（例: ["^/tag/"]）',
+    crawl_url: "クロールを始める URL（http または https。サイトのトップページやセクション）",
+    crawl_limit: (n, max) =>
+      `取得するページ数の上限、1〜${max}（既定 ${n}）。失敗したページと重複ページも数える`,
+    max_depth: (n, max) =>
+      `開始ページからたどるリンクの深さの上限、0〜${max}（既定 ${n}。0 は開始ページのみ）`,
+    crawl_query: (max) =>
+      `このクエリに関係の深いページから先に取得し、小さな上限でも見つかるようにする（${max}文字まで）`,
+    allow_subdomains: "サイトのドメインのサブドメインへのリンクもたどる（既定 false）",
+    allow_external: "ほかのサイトへのリンクもたどる（既定 false）",
   },
 };
 
