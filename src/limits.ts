@@ -111,6 +111,8 @@ export const LIMITS = {
   pathFilterTimeBudgetMs: 1_000,
   /** Pages one crawl fetches at most (its `limit`). */
   crawlMaxPages: 10_000,
+  /** Pages one web_crawl call fetches at most: every one goes into one tool result. */
+  toolCrawlMaxPages: 100,
   /** Links followed from the start URL at most (a crawl's `maxDepth`). */
   crawlMaxDepth: 100,
   /** Pages one crawl fetches at once at most (its `concurrency`). */

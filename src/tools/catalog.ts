@@ -5,6 +5,7 @@
  */
 import type { ToolSpec } from "./types.js";
 import { webContextTool } from "./web-context.js";
+import { webCrawlTool } from "./web-crawl.js";
 import { webExtractTool } from "./web-extract.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webFetchAgentTool } from "./web-fetch-agent.js";
@@ -22,6 +23,7 @@ export const BUILTIN_TOOLS: readonly ToolSpec[] = [
   webReadTool,
   webGrepTool,
   webMapTool,
+  webCrawlTool,
   webFetchAgentTool,
   webFetchStructuredTool,
 ];

@@ -35,4 +35,6 @@ export const TOOL_DEFAULTS = {
   prefix: "",
   enabled: true,
   maxResultTokens: 20_000,
+  /** Pages web_crawl fetches when the call names no limit: a model reads every one. */
+  crawlLimit: 10,
 } as const;

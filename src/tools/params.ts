@@ -13,6 +13,14 @@ import type { Texts } from "./texts.js";
  */
 export const urlParam = (t: Texts) => z.string().min(1).describe(t.params.url);
 
+/** A list of path patterns, bounded as the library bounds them. */
+export const pathsParam = (describe: string) =>
+  z
+    .array(z.string().min(1).max(LIMITS.pathPatternMaxLength))
+    .max(LIMITS.pathPatternsMax)
+    .optional()
+    .describe(describe);
+
 export const extractModeParam = (t: Texts) =>
   z.enum(OUTPUT_FORMATS).optional().describe(t.params.extract_mode);
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { ContextResult } from "../context/build.js";
-import type { FetchResult, GrepResult, MapResult } from "../result.js";
+import type { CrawlPage, FetchResult, GrepResult, MapResult } from "../result.js";
 import type { SearchResponse } from "../search/types.js";
 import { OUTPUT_FORMATS } from "../values.js";
 
@@ -122,6 +122,35 @@ const failureSchema = z.object({ url: z.string(), code: z.string(), message: z.s
 export const extractResultSchema = z.looseObject({
   results: z.array(pageResultSchema),
   failed: z.array(failureSchema),
+});
+
+/** One crawled page: a fetch's result with where the crawl found it. */
+export const crawlPageSchema = fetchResultSchema.extend({
+  depth: z.number(),
+  parent: text(),
+});
+true satisfies Matches<typeof crawlPageSchema, CrawlPage>;
+
+/** A crawl's summary. Not held to CrawlSummary: a failure's code is any string here. */
+export const crawlSummarySchema = z.looseObject({
+  url: z.string(),
+  pages: z.number(),
+  failed: z.array(failureSchema),
+  skipped: z.object({
+    robots: z.number(),
+    filtered: z.number(),
+    duplicate: z.number(),
+    limit: z.number(),
+  }),
+  cancelled: z.boolean(),
+  elapsedMs: z.number(),
+  warnings: z.array(z.string()).optional(),
+});
+
+/** web_crawl's answer: the pages, then the summary. */
+export const crawlResultSchema = z.looseObject({
+  results: z.array(crawlPageSchema),
+  summary: crawlSummarySchema,
 });
 
 /** `web.grep()`'s answer. */

@@ -4,17 +4,9 @@ import { LIMITS } from "../limits.js";
 import { MAP_DEFAULTS, type MapOptions } from "../options.js";
 import { SITEMAP_MODES } from "../values.js";
 import { mapText } from "./format.js";
-import { urlParam } from "./params.js";
+import { pathsParam, urlParam } from "./params.js";
 import { mapResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
-
-/** A list of path patterns, bounded as the library bounds them. */
-const pathsParam = (describe: string) =>
-  z
-    .array(z.string().min(1).max(LIMITS.pathPatternMaxLength))
-    .max(LIMITS.pathPatternsMax)
-    .optional()
-    .describe(describe);
 
 export const webMapTool = defineTool({
   id: "web_map",

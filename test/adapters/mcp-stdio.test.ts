@@ -204,6 +204,7 @@ describe("webfetch mcp with a configuration file", () => {
       "wf_web_context",
       "wf_web_read",
       "wf_web_map",
+      "wf_web_crawl",
     ]);
     const result = (await client.callTool({
       name: "wf_web_fetch",

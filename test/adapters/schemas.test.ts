@@ -80,6 +80,7 @@ describe("adapter options", () => {
       "wf_web_read",
       "wf_web_grep",
       "wf_web_map",
+      "wf_web_crawl",
       "wf_web_fetch_agent",
       "wf_web_fetch_structured",
     ];

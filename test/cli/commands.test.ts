@@ -106,6 +106,7 @@ describe("webfetch tools", () => {
       "wf_web_read",
       "wf_web_grep",
       "wf_web_map",
+      "wf_web_crawl",
     ]);
   });
 

@@ -186,6 +186,7 @@ describe("configuration: tools section", () => {
         "web_context",
         "read_page",
         "web_map",
+        "web_crawl",
       ]);
     } finally {
       await client.close();

@@ -13,6 +13,7 @@ export const ALL_TOOLS = [
   "web_read",
   "web_grep",
   "web_map",
+  "web_crawl",
 ] as const;
 
 export interface ToolBox {

@@ -135,6 +135,7 @@ describe("tool registry", () => {
       "wf_web_search",
       "wf_read_page",
       "wf_web_map",
+      "wf_web_crawl",
     ]);
     const r = await box
       .tool("wf_web_fetch")
