@@ -7,27 +7,22 @@
  * (follow.ts, traps.ts). The crawl waits while its reader has unread pages, and stops at once
  * when its signal aborts or its reader stops reading.
  */
-import { createHash } from "node:crypto";
-import { isWebFetchError, WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { Deadline } from "../net/deadline.js";
 import { parseTargetUrl } from "../net/url.js";
-import {
-  CRAWL_DEFAULTS,
-  type CrawlOptions,
-  type CrawlPageOptions,
-  type CrawlProgress,
-  type FetchOptions,
-} from "../options.js";
-import type { CrawlFailure, CrawlPage, CrawlSummary, FetchResult } from "../result.js";
-import { checkQuery } from "../search/validate.js";
-import { LinkFollower } from "../site/follow.js";
+import type { CrawlOptions, CrawlProgress } from "../options.js";
+import type { CrawlFailure, CrawlPage, CrawlSummary } from "../result.js";
+import type { Followed } from "../site/follow.js";
 import { type CrawlTask, Frontier } from "../site/frontier.js";
-import { queryTerms, termShare } from "../site/relevance.js";
-import { checkPathPatterns } from "../site/scope.js";
 import { siteUrl } from "../site/url.js";
 import { type CrawlWarning, crawlWarningText } from "../warnings.js";
-import { checkCall } from "./call.js";
+import {
+  type CrawlCall,
+  CrawlVisitor,
+  checkCrawl,
+  type PageClaims,
+  type PageFetch,
+  type VisitOutcome,
+} from "./crawl-visit.js";
 import { type Resources, refuseOffline } from "./resources.js";
 
 /** A crawl under way: its pages as they come (`for await`), and its summary once it ends. */
@@ -40,26 +35,6 @@ export interface CrawlRun extends AsyncIterable<CrawlPage> {
   /** Where the crawl stands now. */
   progress(): CrawlProgress;
 }
-
-/** Characters of a page's content read to score its links for a query. */
-const QUERY_SCAN_CHARS = 20_000;
-
-/** One crawl's options, checked, over CRAWL_DEFAULTS. */
-interface CrawlCall {
-  limit: number;
-  maxDepth: number;
-  allowSubdomains: boolean;
-  allowExternal: boolean;
-  paths: { include: readonly string[]; exclude: readonly string[] };
-  query?: string;
-  concurrency: number;
-  page: CrawlPageOptions;
-  signal?: AbortSignal;
-  onProgress?: (progress: CrawlProgress) => void;
-}
-
-/** Fetches one page as web.fetch does. */
-export type PageFetch = (url: string, options: FetchOptions) => Promise<FetchResult>;
 
 export class SiteCrawler {
   readonly #resources: Resources;
@@ -89,28 +64,22 @@ export class SiteCrawler {
 class Crawl implements CrawlRun {
   readonly summary: Promise<CrawlSummary>;
   readonly #resources: Resources;
-  readonly #fetch: PageFetch;
+  readonly #visitor: CrawlVisitor;
   readonly #call: CrawlCall;
   readonly #start: string;
   readonly #started = performance.now();
   readonly #stop = new AbortController();
-  readonly #follower: LinkFollower;
   readonly #frontier: Frontier;
-  readonly #terms: ReadonlySet<string> | undefined;
   /** Every URL queued or decided on, so each is counted and fetched once. */
   readonly #seen = new Set<string>();
-  /** URLs of the pages returned: requested, final after redirects, canonical. */
-  readonly #returned = new Set<string>();
-  readonly #hashes = new Set<string>();
-  readonly #judges = new Map<string, Promise<(url: URL) => boolean>>();
-  readonly #delays = new Map<string, Promise<number | undefined>>();
-  readonly #warnings: CrawlWarning[] = [];
+  readonly #claims = new LocalClaims();
   readonly #failed: CrawlFailure[] = [];
   readonly #skipped = { robots: 0, filtered: 0, duplicate: 0, limit: 0 };
+  readonly #warnings: CrawlWarning[] = [];
   /** Fetches begun or about to begin (a URL robots.txt refuses gives its place back). */
   #fetches = 0;
   #pages = 0;
-  #startError: WebFetchError | undefined;
+  #startError: Error | undefined;
   #cancelled = false;
   #done = false;
   readonly #buffer: CrawlPage[] = [];
@@ -120,21 +89,10 @@ class Crawl implements CrawlRun {
 
   constructor(resources: Resources, fetchPage: PageFetch, start: string, call: CrawlCall) {
     this.#resources = resources;
-    this.#fetch = fetchPage;
     this.#call = call;
     this.#start = start;
-    this.#terms = call.query === undefined ? undefined : queryTerms(call.query);
-    this.#frontier = new Frontier(this.#terms !== undefined);
-    this.#follower = new LinkFollower({
-      start: new URL(start),
-      maxDepth: call.maxDepth,
-      allowSubdomains: call.allowSubdomains,
-      allowExternal: call.allowExternal,
-      paths: call.paths,
-      ...(this.#terms ? { queryTerms: this.#terms } : {}),
-      checkHost: (hostname) =>
-        resources.fetcher.checkTarget({ url: new URL(start), hostname, port: 0 }),
-    });
+    this.#visitor = new CrawlVisitor(resources, fetchPage, start, call);
+    this.#frontier = new Frontier(this.#visitor.byScore);
     if (call.signal) {
       if (call.signal.aborted) this.#cancel();
       else call.signal.addEventListener("abort", () => this.#cancel(), { once: true });
@@ -191,20 +149,22 @@ class Crawl implements CrawlRun {
 
   async #run(): Promise<CrawlSummary> {
     const { logger } = this.#resources;
-    const startTask = this.#follower.startTask(this.#start);
     this.#seen.add(this.#start);
-    this.#frontier.push(startTask);
+    this.#frontier.push(this.#visitor.startTask(this.#start));
     try {
       await this.#loop();
     } catch (error) {
       // A bug, not a page's failure: the reader sees it, the summary still settles.
       logger.error({ url: this.#start, error: (error as Error).message }, "crawl failed");
-      this.#startError ??= error as WebFetchError;
+      this.#startError ??= error as Error;
     }
     this.#skipped.limit += this.#frontier.drain().length;
     if (this.#cancelled) this.#buffer.length = 0;
     this.#done = true;
     this.#wakeReader?.();
+    const warnings = [...this.#warnings, ...this.#visitor.warnings].map((w) =>
+      crawlWarningText(w, this.#resources.resolved.locale),
+    );
     const summary: CrawlSummary = {
       url: this.#start,
       pages: this.#pages,
@@ -212,15 +172,7 @@ class Crawl implements CrawlRun {
       skipped: this.#skipped,
       cancelled: this.#cancelled,
       elapsedMs: Math.round(performance.now() - this.#started),
-      ...(this.#warnings.length > 0
-        ? {
-            warnings: [
-              ...new Set(
-                this.#warnings.map((w) => crawlWarningText(w, this.#resources.resolved.locale)),
-              ),
-            ],
-          }
-        : {}),
+      ...(warnings.length > 0 ? { warnings: [...new Set(warnings)] } : {}),
     };
     logger.info(
       {
@@ -249,11 +201,6 @@ class Crawl implements CrawlRun {
         this.#frontier.size > 0
       ) {
         const task = this.#frontier.pop()!;
-        if (this.#returned.has(task.url)) {
-          // The canonical URL of a page already returned.
-          this.#skipped.duplicate++;
-          continue;
-        }
         this.#fetches++;
         const visit: Promise<void> = this.#visit(task).finally(() => active.delete(visit));
         active.add(visit);
@@ -266,122 +213,47 @@ class Crawl implements CrawlRun {
   }
 
   async #visit(task: CrawlTask): Promise<void> {
-    const url = new URL(task.url);
-    const signal = this.#stop.signal;
-    let result: FetchResult;
+    let outcome: VisitOutcome;
     try {
-      if (!(await this.#allowed(url))) {
-        this.#fetches--;
-        this.#skipped.robots++;
-        if (task.depth === 0) this.#startError = robotsRefusal(url);
-        return;
-      }
-      await this.#pace(url);
-      result = await this.#fetch(task.url, { ...this.#call.page, links: true, signal });
+      outcome = await this.#visitor.visit(task, this.#claims, this.#stop.signal);
     } catch (error) {
-      if (signal.aborted) return;
-      if (!isWebFetchError(error)) throw error;
-      if (error.code === "ROBOTS_DISALLOWED") this.#skipped.robots++;
-      else this.#failed.push({ url: task.url, code: error.code, message: error.message });
-      if (task.depth === 0) this.#startError = error;
-      this.#report();
-      return;
+      if (this.#stop.signal.aborted) return;
+      throw error;
     }
-    if (signal.aborted) return;
-    if (this.#duplicate(task, result)) {
-      this.#skipped.duplicate++;
-      this.#report();
-      return;
+    switch (outcome.kind) {
+      case "robots":
+      case "claimed":
+        // Nothing was fetched: the place goes back to the next URL.
+        this.#fetches--;
+        if (outcome.kind === "robots") this.#skipped.robots++;
+        else this.#skipped.duplicate++;
+        if (task.depth === 0 && outcome.kind === "robots") this.#startError = outcome.error;
+        break;
+      case "failed":
+        this.#failed.push(outcome.failure);
+        if (task.depth === 0) this.#startError = outcome.error;
+        break;
+      case "duplicate":
+        this.#skipped.duplicate++;
+        break;
+      case "page":
+        this.#enqueue(outcome.links);
+        await this.#emit(outcome.page);
+        return;
     }
-    this.#enqueue(result, task);
-    const page: CrawlPage = {
-      ...result,
-      depth: task.depth,
-      ...(task.parent ? { parent: task.parent } : {}),
-    };
-    if (!this.#call.page.links) delete page.links;
-    await this.#emit(page);
+    this.#report();
   }
 
-  /** Whether robots.txt lets the crawler fetch `url` (one robots.txt fetch per origin). */
-  async #allowed(url: URL): Promise<boolean> {
-    const robots = this.#call.page.robots ?? this.#resources.resolved.robots;
-    if (robots === "ignore") return true;
-    let judge = this.#judges.get(url.origin);
-    if (!judge) {
-      judge = this.#resources.fetcher.robotsJudge(url, this.#deadline());
-      this.#judges.set(url.origin, judge);
-      // A failure to read robots.txt is asked again for the next URL of the origin.
-      judge.catch(() => this.#judges.delete(url.origin));
-    }
-    return (await judge)(url);
-  }
-
-  /** Waits for the origin's turn when its robots.txt sets a `Crawl-delay`. */
-  async #pace(url: URL): Promise<void> {
-    const robots = this.#call.page.robots ?? this.#resources.resolved.robots;
-    if (robots === "ignore") return;
-    let delay = this.#delays.get(url.origin);
-    if (!delay) {
-      delay = this.#resources.fetcher
-        .robotsCrawlDelay(url, this.#deadline())
-        .catch(() => undefined);
-      this.#delays.set(url.origin, delay);
-    }
-    const seconds = await delay;
-    if (!seconds) return;
-    let ms = seconds * 1000;
-    if (ms > LIMITS.crawlMaxDelayMs) {
-      ms = LIMITS.crawlMaxDelayMs;
-      this.#warnings.push({
-        kind: "crawl-delay-cut",
-        origin: url.origin,
-        seconds,
-        maxSeconds: LIMITS.crawlMaxDelayMs / 1000,
-      });
-    }
-    await this.#resources.pacer.wait(url.origin, ms, this.#stop.signal);
-  }
-
-  #deadline(): Deadline {
-    return new Deadline(
-      this.#call.page.timeout ?? this.#resources.resolved.timeout,
-      this.#stop.signal,
-    );
-  }
-
-  /**
-   * Whether the page was returned already: under the URL it redirected to, under its canonical
-   * URL, or with the same text. Otherwise its URLs and text are remembered for the pages to come.
-   */
-  #duplicate(task: CrawlTask, result: FetchResult): boolean {
-    const names = [task.url, siteUrl(result.finalUrl), canonicalOf(result)].filter(
-      (name): name is string => name !== undefined,
-    );
-    const hash = createHash("sha256").update(result.content).digest("base64url");
-    if (names.some((name) => this.#returned.has(name)) || this.#hashes.has(hash)) return true;
-    this.#hashes.add(hash);
-    for (const name of names) {
-      this.#returned.add(name);
-      this.#seen.add(name);
-    }
-    return false;
-  }
-
-  /** Queues the links of a page the crawl follows, once each; counts the rest. */
-  #enqueue(result: FetchResult, task: CrawlTask): void {
-    const share = this.#terms
-      ? termShare(this.#terms, `${result.title ?? ""} ${result.content.slice(0, QUERY_SCAN_CHARS)}`)
-      : 0;
-    const followed = this.#follower.follow(result.links ?? [], task, share);
+  /** Queues the links a page's crawl follows, once each; counts the rest. */
+  #enqueue(links: Followed): void {
     const fresh = (url: string) => {
       if (this.#seen.has(url)) return false;
       this.#seen.add(url);
       return true;
     };
-    for (const url of followed.filtered) if (fresh(url)) this.#skipped.filtered++;
-    for (const url of followed.tooDeep) if (fresh(url)) this.#skipped.limit++;
-    for (const next of followed.tasks) {
+    for (const url of links.filtered) if (fresh(url)) this.#skipped.filtered++;
+    for (const url of links.tooDeep) if (fresh(url)) this.#skipped.limit++;
+    for (const next of links.tasks) {
       if (!fresh(next.url)) continue;
       if (this.#frontier.size >= LIMITS.crawlMaxFrontier) {
         this.#skipped.limit++;
@@ -411,67 +283,19 @@ class Crawl implements CrawlRun {
   }
 }
 
-/** The page's canonical URL, normalized, when it names one. */
-function canonicalOf(result: FetchResult): string | undefined {
-  return result.canonicalUrl === undefined ? undefined : siteUrl(result.canonicalUrl);
-}
+/** The pages this process's crawl returned, by URL and by text hash. */
+class LocalClaims implements PageClaims {
+  readonly #names = new Set<string>();
+  readonly #hashes = new Set<string>();
 
-/** The start URL refused by robots.txt: the crawl has nothing to begin with. */
-function robotsRefusal(url: URL): WebFetchError {
-  return new WebFetchError(
-    "ROBOTS_DISALLOWED",
-    `robots.txt of ${url.host} disallows ${url.pathname}`,
-    {
-      retryable: false,
-    },
-  );
-}
-
-/** A crawl's options over CRAWL_DEFAULTS. Caller-given text (query, paths) is INVALID_INPUT. */
-export function checkCrawl(options: CrawlOptions): CrawlCall {
-  const {
-    limit = CRAWL_DEFAULTS.limit,
-    maxDepth = CRAWL_DEFAULTS.maxDepth,
-    allowSubdomains = CRAWL_DEFAULTS.allowSubdomains,
-    allowExternal = CRAWL_DEFAULTS.allowExternal,
-    concurrency = CRAWL_DEFAULTS.concurrency,
-    includePaths,
-    excludePaths,
-    query,
-    signal,
-    onProgress,
-    ...page
-  } = options;
-  intIn("limit", limit, 1, LIMITS.crawlMaxPages);
-  intIn("maxDepth", maxDepth, 0, LIMITS.crawlMaxDepth);
-  intIn("concurrency", concurrency, 1, LIMITS.crawlMaxConcurrency);
-  for (const [name, value] of [
-    ["allowSubdomains", allowSubdomains],
-    ["allowExternal", allowExternal],
-  ] as const) {
-    if (typeof value !== "boolean")
-      throw new RangeError(`${name} must be true or false, got ${value}`);
+  claimed(url: string): boolean {
+    return this.#names.has(url);
   }
-  checkCall(page);
-  return {
-    limit,
-    maxDepth,
-    allowSubdomains,
-    allowExternal,
-    concurrency,
-    paths: {
-      include: checkPathPatterns(includePaths, "includePaths"),
-      exclude: checkPathPatterns(excludePaths, "excludePaths"),
-    },
-    ...(query === undefined ? {} : { query: checkQuery(query, "query") }),
-    page,
-    ...(signal ? { signal } : {}),
-    ...(onProgress ? { onProgress } : {}),
-  };
-}
 
-function intIn(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  claim(names: readonly string[], hash: string): boolean {
+    if (this.#hashes.has(hash) || names.some((name) => this.#names.has(name))) return false;
+    this.#hashes.add(hash);
+    for (const name of names) this.#names.add(name);
+    return true;
   }
 }
