@@ -2,7 +2,8 @@
  * The crawl test site itself, fetched with plain node:http and a Host header: the tree's link
  * counts and topic words, robots.txt with and without a delay, the sitemaps listing exactly
  * expectedPaths(), the traps' links, the duplicates' bodies, the failures, the other hosts, and
- * the request log's in-flight bookkeeping and a close() that does not wait for /slow.
+ * the request log's in-flight bookkeeping, a close() that does not wait for /slow, and web.map
+ * reading it all through the guard.
  */
 import { get } from "node:http";
 import { gunzipSync } from "node:zlib";
@@ -23,6 +24,7 @@ import {
   expectedPaths,
   startCrawlSite,
 } from "../helpers/crawl-site.js";
+import { testWeb } from "../helpers/web.js";
 
 interface Reply {
   status: number;
@@ -270,5 +272,20 @@ describe("the request log", () => {
     );
     await own.close();
     for (const outcome of await Promise.all(pending)) expect(outcome).toBeInstanceOf(Error);
+  });
+});
+
+describe("through the real stack", () => {
+  it("web.map reads robots.txt and both sitemaps: every expected path, nothing private", async () => {
+    const t = testWeb(undefined, { allowAddresses: [`127.0.0.1:${site.port}`] });
+    try {
+      const result = await t.web.map(site.url("/"), { limit: 5_000 });
+      const urls = result.links.map((link) => link.url);
+      for (const path of expectedPaths()) expect(urls).toContain(site.url(path));
+      expect(urls.some((u) => u.includes("/private/") || !u.startsWith(site.url("/")))).toBe(false);
+    } finally {
+      await t.web.close();
+    }
+    expect(t.recorder.refused).toEqual([]);
   });
 });
