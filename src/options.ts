@@ -393,6 +393,25 @@ export const CRAWL_DEFAULTS = {
   Pick<CrawlOptions, "limit" | "maxDepth" | "allowSubdomains" | "allowExternal" | "concurrency">
 >;
 
+/**
+ * Defaults of the crawl queue (`webfetch worker`, QueuedCrawls). A job's lock lapses
+ * `lockMs` after its worker stopped renewing it (died); workers look for such jobs every
+ * `stalledIntervalMs` and run them again, at most `maxStalledCount` times.
+ */
+export const QUEUE_DEFAULTS = {
+  /** Pages one worker process fetches at once. */
+  concurrency: 8,
+  /** Pages one read of a queued crawl's state answers, unless asked. */
+  pagesPerRead: 10,
+  lockMs: 30_000,
+  stalledIntervalMs: 15_000,
+  maxStalledCount: 3,
+  /** Runs of a job that threw (a bug or a lost server, not a page's failure). */
+  attempts: 3,
+  /** How long `cancel` waits for the crawl to end before answering, ms. */
+  cancelWaitMs: 30_000,
+} as const;
+
 /** Options of `web.read()`: a window of a page's full content. */
 export interface ReadOptions {
   /** Character offset to start from. @default 0 */

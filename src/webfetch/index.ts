@@ -28,11 +28,12 @@ import type { FetchResult, GrepResult, KeptPageInfo, MapResult } from "../result
 import type { SearchResponse } from "../search/types.js";
 import { checkCall, resolveCall } from "./call.js";
 import { type CrawlRun, SiteCrawler } from "./crawl.js";
+import type { PageFetch } from "./crawl-visit.js";
 import { PageLoader } from "./loader.js";
 import { SiteMapper } from "./map.js";
 import { Pages } from "./pages.js";
 import { PromptAnswers } from "./prompt.js";
-import { Resources } from "./resources.js";
+import { Resources, type SharedCounters } from "./resources.js";
 import { Search } from "./search.js";
 import { withoutSecrets } from "./secrets.js";
 import { StructuredData } from "./structured.js";
@@ -134,7 +135,29 @@ export interface WebFetch {
  * console.log(page.title, page.content);
  */
 export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
-  const resources = new Resources(options);
+  return createWebFetchWith(options);
+}
+
+/** What the library's own machinery (a crawl worker) reaches inside an instance. */
+export interface WebFetchInternals {
+  resources: Resources;
+  /** The instance's `fetch`. */
+  fetchPage: PageFetch;
+}
+
+const internals = new WeakMap<WebFetch, WebFetchInternals>();
+
+/** The insides of an instance made by createWebFetch; undefined for anything else. Internal. */
+export function webFetchInternals(web: unknown): WebFetchInternals | undefined {
+  return typeof web === "object" && web !== null ? internals.get(web as WebFetch) : undefined;
+}
+
+/** createWebFetch with counters shared with other processes (a crawl worker's). Internal. */
+export function createWebFetchWith(
+  options: WebFetchOptions,
+  shared: SharedCounters = {},
+): WebFetch {
+  const resources = new Resources(options, shared);
   const { resolved, logger } = resources;
   const loader = new PageLoader(resources);
   const pages = new Pages(resources, loader);
@@ -158,7 +181,7 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
 
   const crawler = new SiteCrawler(resources, fetchPage);
 
-  return {
+  const web: WebFetch = {
     fetch: fetchPage,
     async extract(urls, extractOptions = {}) {
       if (!Array.isArray(urls) || urls.length === 0) {
@@ -186,4 +209,6 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     logger,
     close: () => resources.close(),
   };
+  internals.set(web, { resources, fetchPage });
+  return web;
 }

@@ -14,10 +14,22 @@ import { type ChatModel, loadModel } from "../llm/model.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { createAgent } from "../net/agent.js";
 import { LocalOriginPacer, type OriginPacer } from "../net/pacer.js";
+import type { OriginLimiter } from "../net/politeness.js";
 import { Semaphore } from "../net/semaphore.js";
 import { type ResolvedOptions, resolveOptions, type WebFetchOptions } from "../options.js";
 import { BrowserPool } from "../render/browser.js";
 import { PageCache } from "./page-cache.js";
+
+/**
+ * Counters an instance shares with other processes instead of keeping its own (a crawl worker's,
+ * in Redis). Whoever gives them closes them.
+ */
+export interface SharedCounters {
+  /** Crawl-delay spacing. */
+  pacer?: OriginPacer;
+  /** The per-origin politeness limit. */
+  limiter?: OriginLimiter;
+}
 
 /** How often the shared per-origin limit's failure is logged at most, ms. */
 const LIMITER_WARNING_INTERVAL = 60_000;
@@ -33,7 +45,7 @@ export class Resources {
   readonly renders = new Semaphore(LIMITS.maxRenders);
   readonly converter = new ConvertPool();
   /** Spacing of requests to origins whose robots.txt sets a `Crawl-delay`. */
-  readonly pacer: OriginPacer = new LocalOriginPacer();
+  readonly pacer: OriginPacer;
   readonly #options: WebFetchOptions;
   readonly #opened: ReturnType<typeof openCache> | undefined;
   readonly #store: CacheStore | undefined;
@@ -41,8 +53,9 @@ export class Resources {
   #endpointAgent: Agent | undefined;
   #model: Promise<ChatModel> | undefined;
 
-  constructor(options: WebFetchOptions) {
+  constructor(options: WebFetchOptions, shared: SharedCounters = {}) {
     const resolved = resolveOptions(options);
+    this.pacer = shared.pacer ?? new LocalOriginPacer();
     const logger = options.logger === false ? silentLogger : (options.logger ?? createLogger());
     this.resolved = resolved;
     this.logger = logger;
@@ -69,7 +82,7 @@ export class Resources {
     this.fetcher = new Fetcher(resolved, {
       lookup: options.lookup,
       connect: options.connect,
-      limiter: this.#opened?.limiter,
+      limiter: shared.limiter ?? this.#opened?.limiter,
     });
     this.fetches = new Semaphore(resolved.maxConcurrency);
   }

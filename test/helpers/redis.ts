@@ -21,6 +21,8 @@ export interface RedisServer {
   port: number;
   /** The server's process id (tests freeze it with SIGSTOP). */
   pid: number;
+  /** The server's directory. */
+  dir: string;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,15 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
+export interface StartRedisOptions {
+  /** Reuses a port (a restart). */
+  port?: number;
+  /** Keeps every write in an append-only file, so a restart finds the data again. */
+  appendOnly?: boolean;
+  /** The server's directory (a restart's, to find its file); the caller removes it. */
+  dir?: string;
+}
+
 /**
  * Starts a redis-server and waits until it answers; `port` reuses a port (a restart).
  *
@@ -64,21 +75,22 @@ function pings(port: number): Promise<boolean> {
  * const store = new RedisStore({ url: redis.url, maxBytes: 1 << 20 });
  * await redis.stop();
  */
-export async function startRedis(options: { port?: number } = {}): Promise<RedisServer> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServer> {
   const server = redisServerPath();
   if (server === undefined) {
     throw new Error(
       "redis-server not found: install it (apt-get install redis-server) or set REDIS_SERVER",
     );
   }
-  const dir = await mkdtemp(join(tmpdir(), "webfetch-redis-"));
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "webfetch-redis-")));
   const port = options.port ?? (await freePort());
   // biome-ignore format: one flag and its value per line
   const child: ChildProcess = spawn(server, [
     "--port", String(port),
     "--bind", "127.0.0.1",
     "--save", "",
-    "--appendonly", "no",
+    "--appendonly", options.appendOnly ? "yes" : "no",
+    "--appendfsync", "always",
     "--dir", dir,
     "--protected-mode", "yes",
   ], { stdio: ["ignore", "ignore", "pipe"] });
@@ -97,7 +109,7 @@ export async function startRedis(options: { port?: number } = {}): Promise<Redis
       await Promise.race([gone, sleep(3000)]);
       if (exited === undefined) child.kill("SIGKILL");
     }
-    await rm(dir, { recursive: true, force: true });
+    if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await pings(port))) {
@@ -107,5 +119,5 @@ export async function startRedis(options: { port?: number } = {}): Promise<Redis
     }
     await sleep(25);
   }
-  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, stop };
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, dir, stop };
 }
