@@ -22,6 +22,7 @@ import { addSearchCommands } from "./search.js";
 import { addServeCommand } from "./serve.js";
 import { type CliTexts, cliTexts } from "./texts.js";
 import { addToolsCommand } from "./tools.js";
+import { addWorkerCommand } from "./worker.js";
 
 export type { CliIO } from "./io.js";
 export { EXIT } from "./io.js";
@@ -35,6 +36,7 @@ const COMMANDS = [
   addCrawlCommand,
   addMcpCommand,
   addServeCommand,
+  addWorkerCommand,
   addToolsCommand,
   addConvertCommand,
   addConfigCommand,

@@ -21,6 +21,8 @@ export interface CliSetup {
   tools: ToolsOptions;
   /** The configuration's `server` section (`webfetch serve`). */
   server: NonNullable<WebFetchConfig["server"]>;
+  /** The configuration's `queue` section (`webfetch worker`). */
+  queue: NonNullable<WebFetchConfig["queue"]>;
 }
 
 /**
@@ -73,7 +75,7 @@ export function cliSetup(
   } catch (error) {
     throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
   }
-  return { options, tools, server: config.server ?? {} };
+  return { options, tools, server: config.server ?? {}, queue: config.queue ?? {} };
 }
 
 /** Flags that `fetch` and `extract` share, each a per-call option. */

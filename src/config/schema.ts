@@ -132,6 +132,12 @@ export const configSchema = z
       })
       .partial()
       .strict(),
+    queue: z
+      .object({
+        url: z.string(),
+      })
+      .partial()
+      .strict(),
     tools: z
       .object({
         prefix: z
