@@ -10,6 +10,7 @@ import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
 import type { QueuedCrawlState, QueuedCrawls } from "../../src/queue/crawls.js";
 import type { CrawlPage } from "../../src/result.js";
+import { CRAWL_DUPLICATES } from "../helpers/crawl-site.js";
 import { testLookup } from "../helpers/fixture-server.js";
 import { newRecorder, type Recorder, safetyConnector } from "../helpers/web.js";
 
@@ -106,7 +107,16 @@ export function startWorkerProcess(
   };
 }
 
-/** The paths of pages, sorted. */
+/**
+ * The paths of pages, sorted, each duplicate under its first spelling: which spelling of a
+ * duplicate a crawl returns depends on which was fetched first, and pages run side by side.
+ */
 export function pathsOf(pages: readonly { url: string }[]): string[] {
-  return pages.map((page) => new URL(page.url).pathname + new URL(page.url).search).sort();
+  return pages
+    .map((page) => {
+      const url = new URL(page.url);
+      const path = url.pathname + url.search;
+      return CRAWL_DUPLICATES[path] ?? path;
+    })
+    .sort();
 }
