@@ -1,5 +1,5 @@
 /**
- * better-sqlite3, playwright-core and redis are optional dependencies: `npm install
+ * better-sqlite3, playwright-core, redis, bullmq and ioredis are optional dependencies: `npm install
  * --omit=optional` leaves them out, and webfetch must still compile and run. No module of src/
  * may name one statically (even for types, which the compiler would then need), and each
  * feature that uses one fails with a typed error saying what to install when it is absent.
@@ -37,7 +37,13 @@ function sourceFiles(dir: string): string[] {
 
 describe("optional dependencies", () => {
   it("are never named by a static import, an import type or a typeof import in src/", () => {
-    expect(OPTIONAL.sort()).toEqual(["better-sqlite3", "playwright-core", "redis"]);
+    expect(OPTIONAL.sort()).toEqual([
+      "better-sqlite3",
+      "bullmq",
+      "ioredis",
+      "playwright-core",
+      "redis",
+    ]);
     const found: string[] = [];
     for (const file of sourceFiles(join(ROOT, "src"))) {
       const text = readFileSync(file, "utf8");
@@ -63,6 +69,7 @@ describe("optional dependencies", () => {
       "cache/redis.ts",
       "render/browser.ts",
       "render/playwright.ts",
+      "queue/connection.ts",
     ];
     for (const file of files) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
@@ -84,7 +91,11 @@ describe("optional dependencies", () => {
       // An executable that exists, so the package is what is missing.
       const pool = new BrowserPool({ executablePath: process.execPath });
       await pool.browser().then(() => console.log("launched"), report);
-      await pool.close();`;
+      await pool.close();
+      const { loadBullmq, openRedis } = await import(${at("queue/connection.ts")});
+      for (const open of [() => loadBullmq(), () => openRedis("redis://127.0.0.1:1", () => {})]) {
+        try { open(); console.log("opened"); } catch (error) { report(error); }
+      }`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "--input-type=module", "-e", script],
@@ -94,6 +105,8 @@ describe("optional dependencies", () => {
       'WebFetchError INVALID_INPUT cache.store "sqlite" needs the optional package better-sqlite3: npm install better-sqlite3',
       'WebFetchError INVALID_INPUT cache.store "redis" needs the optional package redis: npm install redis',
       "WebFetchError RENDER_FAILED JavaScript rendering needs the optional package playwright-core: npm install playwright-core",
+      "WebFetchError INVALID_INPUT the crawl queue (webfetch worker, queue.url) needs the optional package ioredis: npm install ioredis",
+      "WebFetchError INVALID_INPUT the crawl queue (webfetch worker, queue.url) needs the optional package ioredis: npm install ioredis",
     ]);
   });
 });
