@@ -128,6 +128,7 @@ export interface JobOptions {
 
 export interface BullQueue<D> {
   add(name: string, data: D, options: JobOptions): Promise<unknown>;
+  getJobState(jobId: string): Promise<string>;
   on(event: "error", listener: (error: Error) => void): unknown;
   close(): Promise<void>;
 }

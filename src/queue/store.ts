@@ -387,6 +387,15 @@ export class CrawlStore {
     return Number(await this.#redis.call("SCARD", this.keys.open));
   }
 
+  /** The ids of the jobs still open, `max` at most. */
+  async openIds(max: number): Promise<string[]> {
+    const reply = (await this.#redis.call("SSCAN", this.keys.open, 0, "COUNT", max)) as [
+      string,
+      string[],
+    ];
+    return reply[1].slice(0, max);
+  }
+
   /** Pages stored, from `from`, `count` at most. */
   async pages(from: number, count: number): Promise<CrawlPage[]> {
     if (count <= 0) return [];

@@ -45,6 +45,10 @@ import { type CrawlMeta, CrawlStore } from "./store.js";
 const KEPT_CRAWLS = 64;
 /** How often a worker renews a running crawl's TTL at most, ms. */
 const TTL_REFRESH_MS = 60_000;
+/** How often a worker looks for crawls whose open jobs did not move, ms. */
+const REAP_INTERVAL_MS = 60_000;
+/** Open jobs of one crawl a worker checks at once. */
+const REAP_BATCH = 1000;
 
 export interface CrawlWorkerOptions {
   /**
@@ -78,6 +82,8 @@ interface CrawlContext {
   store: CrawlStore;
   visitor: CrawlVisitor;
   refreshedAt: number;
+  /** Open jobs at the reaper's last look. */
+  lastOpen?: number;
 }
 
 /**
@@ -123,10 +129,13 @@ export async function startCrawlWorker(options: CrawlWorkerOptions): Promise<Cra
   // closes, or its crawl would never end.
   worker.on("failed", (job, error) => runner.failedForGood(job, error));
   await worker.waitUntilReady();
+  const reaper = setInterval(() => void runner.reap(), REAP_INTERVAL_MS);
+  reaper.unref();
   let closing: Promise<void> | undefined;
   return {
     close() {
       closing ??= (async () => {
+        clearInterval(reaper);
         await worker.close();
         await queue.close();
         await owned.close();
@@ -219,6 +228,32 @@ class JobRunner {
       await this.#finish(crawl, job.id);
     } catch (cause) {
       this.#logger.error({ error: (cause as Error).message }, "crawl job: could not close");
+    }
+  }
+
+  /**
+   * Closes the open jobs that failed for good without being closed (their worker died between
+   * the failure and its listener), in the crawls this worker knows whose open jobs did not move
+   * since the last look.
+   */
+  async reap(): Promise<void> {
+    for (const [crawlId, pending] of this.#crawls) {
+      try {
+        const crawl = await pending;
+        if (!crawl) continue;
+        const open = await crawl.store.openJobs();
+        const still = open > 0 && open === crawl.lastOpen;
+        crawl.lastOpen = open;
+        if (!still) continue;
+        for (const id of await crawl.store.openIds(REAP_BATCH)) {
+          if ((await this.#queue.getJobState(id)) !== "failed") continue;
+          this.#logger.warn({ crawl: crawlId, job: id }, "crawl job failed unclosed: closing it");
+          await crawl.store.record(id, "failed", "failed");
+          await this.#finish(crawl, id);
+        }
+      } catch (error) {
+        this.#logger.warn({ crawl: crawlId, error: (error as Error).message }, "crawl reaper");
+      }
     }
   }
 
