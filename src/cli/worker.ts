@@ -62,6 +62,16 @@ async function workerCommand(flags: WorkerFlags, cli: CommandContext): Promise<n
     );
   }
   const lockMs = env[LOCK_MS_VARIABLE] ? Number(env[LOCK_MS_VARIABLE]) : undefined;
+  // Listening before anything can say "ready": a signal that comes with no listener kills the
+  // process at once, and one that comes while the worker starts stops it once it has started.
+  let stop: (signal: string) => void = () => {};
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  for (const name of STOP_SIGNALS) process.once(name, stop);
+  const unlisten = () => {
+    for (const name of STOP_SIGNALS) process.off(name, stop);
+  };
   let worker: Awaited<ReturnType<typeof startCrawlWorker>>;
   try {
     worker = await startCrawlWorker({
@@ -72,6 +82,7 @@ async function workerCommand(flags: WorkerFlags, cli: CommandContext): Promise<n
       ...(lockMs === undefined ? {} : { lockMs }),
     });
   } catch (error) {
+    unlisten();
     if (error instanceof RangeError || error instanceof TypeError) {
       throw new WebFetchError("INVALID_INPUT", error.message, { retryable: false });
     }
@@ -81,9 +92,8 @@ async function workerCommand(flags: WorkerFlags, cli: CommandContext): Promise<n
     { redis: redactUrl(redisUrl), concurrency: flags.concurrency ?? QUEUE_DEFAULTS.concurrency },
     "crawl worker ready",
   );
-  const signal = await new Promise<string>((resolve) => {
-    for (const name of STOP_SIGNALS) process.once(name, () => resolve(name));
-  });
+  const signal = await stopped;
+  unlisten();
   logger.info({ signal }, "shutting down: finishing the pages in hand");
   await worker.close();
   logger.info({}, "crawl worker stopped");

@@ -76,10 +76,11 @@ describe.runIf(hasService("redis-server"))("webfetch worker with queue.url", () 
         child.once("exit", () => reject(new Error(`the worker exited: ${stderr}`)));
       });
       child.kill("SIGTERM");
-      const [code] = await exited;
-      expect(code).toBe(0);
-      expect(stderr).toContain("crawl worker stopped");
-      expect(stdout).toBe("");
+      const [code, signal] = await exited;
+      const seen = `exit ${code} ${signal}; stderr: ${stderr}; stdout: ${stdout}`;
+      expect(code, seen).toBe(0);
+      expect(stderr, seen).toContain("crawl worker stopped");
+      expect(stdout, seen).toBe("");
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
