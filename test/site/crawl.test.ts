@@ -234,6 +234,23 @@ describe("web.crawl's politeness", () => {
   });
 });
 
+describe("a slow reader", () => {
+  it("gets every page: the crawl waits while its buffer is full and goes on as it is read", async () => {
+    const run = t.web.crawl(site.url("/s/d/"), { limit: 60, concurrency: 4, maxDepth: 3 });
+    const pages: CrawlPage[] = [];
+    for await (const page of run) {
+      pages.push(page);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const summary = await run.summary;
+    expect(summary.cancelled).toBe(false);
+    expect(pages.length).toBe(summary.pages);
+    expect(pages.length + summary.failed.length + summary.skipped.duplicate).toBeGreaterThan(
+      LIMITS.crawlBuffer + 4,
+    );
+  });
+});
+
 describe("stopping a crawl", () => {
   it("stops when its signal aborts, and says so in the summary", async () => {
     const stop = new AbortController();
