@@ -13,6 +13,7 @@ import type { WebFetchOptions } from "../../src/options.js";
 import type { CrawlSummary } from "../../src/result.js";
 import { createApp } from "../../src/server/app.js";
 import { type CrawlJobState, CrawlJobsFull, LocalCrawlJobs } from "../../src/server/crawl-jobs.js";
+import { createServer as createService } from "../../src/server/serve.js";
 import { type SiteServer, startSiteServer } from "../helpers/site-server.js";
 import { type TestWeb, testWeb } from "../helpers/web.js";
 import { serviceSuite } from "./helpers.js";
@@ -358,6 +359,23 @@ describe("crawl jobs of an app", () => {
     await expect(jobs.start(slow.url("/"), {})).rejects.toBeInstanceOf(CrawlJobsFull);
     await jobs.close();
     expect((await jobs.get(id))?.status).toBe("cancelled");
+  });
+
+  it("cancels its running crawls when the server closes", async () => {
+    const server = createService({ web: t.web, host: "127.0.0.1", port: 0 });
+    const { url } = await server.listen();
+    const res = await fetch(`${url}/v1/crawl`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: slow.url("/"), limit: SLOW_LINKS, concurrency: 1 }),
+    });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await server.close();
+    // The app still answers in-process: the job ended when the server closed.
+    const state = (await (await server.app.request(`/v1/crawl/${id}`)).json()) as CrawlJobState;
+    expect(state.status).toBe("cancelled");
+    expect(state.summary?.cancelled).toBe(true);
   });
 
   it("has no crawl routes when the web_crawl tool is disabled, as a disabled tool's route", async () => {
