@@ -59,7 +59,9 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
   /** One access line per request, and the tools' timing lines. @default the instance's logger */
   logger?: Logger;
   /**
-   * The registry behind `/v1/crawl` (one shared by several processes, say). Its owner closes it.
+   * The registry behind `/v1/crawl` (one shared by several processes, say). Its owner closes it:
+   * `createServer()` passes its own and cancels their crawls when it closes; an app made here
+   * without one keeps jobs in this process that nothing closes.
    * @default crawl jobs in this process, over `web`
    */
   crawlJobs?: CrawlJobs;
