@@ -13,7 +13,7 @@ import { isWebFetchError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { parseIpLiteral } from "../net/address.js";
 import type { FetchOptions } from "../options.js";
-import { TOOL_DEFAULTS, type ToolsOptions } from "../tools/options.js";
+import type { ToolsOptions } from "../tools/options.js";
 import { createTools } from "../tools/registry.js";
 import { describeIssues } from "../tools/run.js";
 import type { Tool } from "../tools/types.js";
@@ -145,7 +145,9 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
-  const crawl = crawlEnabled(options);
+  // The service crawls when the web_crawl tool is enabled and the instance fetches itself (a
+  // remote-mode instance hands its fetches to another service, which crawls on its own).
+  const crawl = byId.has("web_crawl") && web.options.endpoint === undefined;
   const openApi = openApiDocument({
     v1: v1Tools(V1_ROUTES, byId),
     extras: V1_EXTRAS,
@@ -242,16 +244,6 @@ export function createApp(options: AppOptions): Hono {
     return thrownResponse(c, error);
   });
   return app;
-}
-
-/**
- * Whether the service crawls: the web_crawl tool is enabled (as createTools decides it) and the
- * instance fetches itself (a remote-mode instance hands its fetches to another service, which
- * crawls on its own). Otherwise `/v1/crawl` is no route, as a disabled tool's is.
- */
-function crawlEnabled(options: AppOptions): boolean {
-  const enabled = options.tools?.web_crawl?.enabled ?? TOOL_DEFAULTS.enabled;
-  return enabled && options.web.options.endpoint === undefined;
 }
 
 /** The reader route's Content-Type by format (raw is not one of its formats, but is text). */

@@ -12,8 +12,9 @@ import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { CRAWL_DEFAULTS, type CrawlOptions } from "../options.js";
 import { checkPathPatterns } from "../site/scope.js";
+import { pathsParam } from "../tools/params.js";
 import { describeIssues } from "../tools/run.js";
-import { fetchResultSchema } from "../tools/schemas.js";
+import { crawlPageSchema, crawlSummarySchema } from "../tools/schemas.js";
 import { OUTPUT_FORMATS, RENDER_MODES } from "../values.js";
 import { CRAWL_JOB_STATUSES, type CrawlJobs, CrawlJobsFull } from "./crawl-jobs.js";
 import { errorResponse } from "./errors.js";
@@ -26,14 +27,6 @@ const intIn = (min: number, max: number) =>
     .int(`must be an integer from ${min} to ${max}`)
     .min(min, `must be an integer from ${min} to ${max}`)
     .max(max, `must be an integer from ${min} to ${max}`);
-
-/** Path patterns, bounded as the crawl bounds them. */
-const pathsField = (describe: string) =>
-  z
-    .array(z.string().min(1).max(LIMITS.pathPatternMaxLength))
-    .max(LIMITS.pathPatternsMax)
-    .optional()
-    .describe(describe);
 
 /** CSS selectors, bounded as a fetch bounds them. */
 const selectorsField = (describe: string) =>
@@ -56,10 +49,10 @@ export const crawlRequestSchema = z.object({
     .describe(
       `Links followed from the start URL at most, 0 to ${LIMITS.crawlMaxDepth} (0: the start page alone). Default ${CRAWL_DEFAULTS.maxDepth}`,
     ),
-  include_paths: pathsField(
+  include_paths: pathsParam(
     `Regular expressions on a link's path: only links whose path matches one are followed (at most ${LIMITS.pathPatternsMax}, each at most ${LIMITS.pathPatternMaxLength} characters)`,
   ),
-  exclude_paths: pathsField(
+  exclude_paths: pathsParam(
     "Regular expressions on a link's path: matching links are not followed",
   ),
   allow_subdomains: z
@@ -213,28 +206,6 @@ const progressSchema = z.object({
   queued: z.number(),
   skipped: z.number(),
   elapsedMs: z.number(),
-});
-
-/** One crawled page: a fetch's result, with where the crawl found it. */
-const crawlPageSchema = fetchResultSchema.extend({
-  depth: z.number(),
-  parent: z.string().optional(),
-});
-
-/** How a crawl ended. */
-const crawlSummarySchema = z.object({
-  url: z.string(),
-  pages: z.number(),
-  failed: z.array(z.object({ url: z.string(), code: z.string(), message: z.string() })),
-  skipped: z.object({
-    robots: z.number(),
-    filtered: z.number(),
-    duplicate: z.number(),
-    limit: z.number(),
-  }),
-  cancelled: z.boolean(),
-  elapsedMs: z.number(),
-  warnings: z.array(z.string()).optional(),
 });
 
 /** `POST /v1/crawl`'s answer. */
