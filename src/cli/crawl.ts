@@ -11,7 +11,7 @@ import { CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from "../option
 import { crawlPageText, crawlSummaryText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { createWebFetch } from "../webfetch/index.js";
-import { type CommandContext, callFlags, collect } from "./flags.js";
+import { addContentFlags, type CommandContext, callFlags, collect } from "./flags.js";
 import { type CliIO, EXIT } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 import type { CliTexts } from "./texts.js";
@@ -34,44 +34,41 @@ const PROGRESS_INTERVAL_MS = 100;
 export function addCrawlCommand(program: Command, cli: CommandContext): void {
   const { parse } = cli;
   const call = callFlags(parse, " per page");
-  program
-    .command("crawl")
-    .description("fetch a site's pages by following its links (progress on stderr; Ctrl-C stops)")
-    .argument("<url>", "the start URL")
-    .option(
-      "--limit <n>",
-      `pages to fetch, 1 to ${LIMITS.crawlMaxPages} (default ${CRAWL_DEFAULTS.limit})`,
-      parse.between(1, LIMITS.crawlMaxPages),
-    )
-    .option(
-      "--max-depth <n>",
-      `links to follow from the start page, 0 to ${LIMITS.crawlMaxDepth} (default ${CRAWL_DEFAULTS.maxDepth})`,
-      parse.between(0, LIMITS.crawlMaxDepth),
-    )
-    .option(
-      "--include-path <regex>",
-      "follow only links whose path matches this regular expression (repeatable)",
-      collect,
-    )
-    .option(
-      "--exclude-path <regex>",
-      "do not follow links whose path matches this regular expression (repeatable)",
-      collect,
-    )
-    .option("--allow-subdomains", "also follow links to the other hosts of the site's domain")
-    .option("--allow-external", "also follow links to other sites")
-    .option("--query <q>", "fetch the pages most relevant to this query first")
-    .option(
-      "--concurrency <n>",
-      `pages fetched at once, 1 to ${LIMITS.crawlMaxConcurrency} (default ${CRAWL_DEFAULTS.concurrency})`,
-      parse.between(1, LIMITS.crawlMaxConcurrency),
-    )
-    .addOption(call.extractMode)
-    .addOption(call.full)
-    .addOption(call.includeSelector)
-    .addOption(call.excludeSelector)
-    .addOption(call.links)
-    .addOption(call.images)
+  addContentFlags(
+    program
+      .command("crawl")
+      .description("fetch a site's pages by following its links (progress on stderr; Ctrl-C stops)")
+      .argument("<url>", "the start URL")
+      .option(
+        "--limit <n>",
+        `pages to fetch, 1 to ${LIMITS.crawlMaxPages} (default ${CRAWL_DEFAULTS.limit})`,
+        parse.between(1, LIMITS.crawlMaxPages),
+      )
+      .option(
+        "--max-depth <n>",
+        `links to follow from the start page, 0 to ${LIMITS.crawlMaxDepth} (default ${CRAWL_DEFAULTS.maxDepth})`,
+        parse.between(0, LIMITS.crawlMaxDepth),
+      )
+      .option(
+        "--include-path <regex>",
+        "follow only links whose path matches this regular expression (repeatable)",
+        collect,
+      )
+      .option(
+        "--exclude-path <regex>",
+        "do not follow links whose path matches this regular expression (repeatable)",
+        collect,
+      )
+      .option("--allow-subdomains", "also follow links to the other hosts of the site's domain")
+      .option("--allow-external", "also follow links to other sites")
+      .option("--query <q>", "fetch the pages most relevant to this query first")
+      .option(
+        "--concurrency <n>",
+        `pages fetched at once, 1 to ${LIMITS.crawlMaxConcurrency} (default ${CRAWL_DEFAULTS.concurrency})`,
+        parse.between(1, LIMITS.crawlMaxConcurrency),
+      ),
+    call,
+  )
     .addOption(call.maxLength)
     .addOption(call.timeout)
     .addOption(call.noCache)

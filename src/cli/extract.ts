@@ -9,7 +9,7 @@ import type { ExtractProgress } from "../pages/extract.js";
 import { extractText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { createWebFetch } from "../webfetch/index.js";
-import { type CommandContext, callFlags } from "./flags.js";
+import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 
@@ -20,16 +20,13 @@ interface ExtractFlags extends CallFlags {
 /** Adds `extract` to the program. */
 export function addExtractCommand(program: Command, cli: CommandContext): void {
   const call = callFlags(cli.parse, " per URL");
-  program
-    .command("extract")
-    .description("fetch many URLs at once; failures are listed, never fatal (progress on stderr)")
-    .argument("<url...>", "http or https URLs (duplicates are merged)")
-    .addOption(call.extractMode)
-    .addOption(call.full)
-    .addOption(call.includeSelector)
-    .addOption(call.excludeSelector)
-    .addOption(call.links)
-    .addOption(call.images)
+  addContentFlags(
+    program
+      .command("extract")
+      .description("fetch many URLs at once; failures are listed, never fatal (progress on stderr)")
+      .argument("<url...>", "http or https URLs (duplicates are merged)"),
+    call,
+  )
     .addOption(call.maxLength)
     .addOption(call.query)
     .addOption(call.timeout)

@@ -22,7 +22,7 @@ import {
   type RenderMode,
 } from "../values.js";
 import { createWebFetch } from "../webfetch/index.js";
-import { type CommandContext, callFlags } from "./flags.js";
+import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 import type { CliTexts } from "./texts.js";
@@ -45,16 +45,13 @@ interface FetchFlags extends CallFlags {
 export function addFetchCommand(program: Command, cli: CommandContext): void {
   const { integer, between, nonNegativeSeconds } = cli.parse;
   const call = callFlags(cli.parse);
-  program
-    .command("fetch", { isDefault: true })
-    .description("fetch URLs and print their main content as Markdown")
-    .argument("<url...>", "http or https URLs")
-    .addOption(call.extractMode)
-    .addOption(call.full)
-    .addOption(call.includeSelector)
-    .addOption(call.excludeSelector)
-    .addOption(call.links)
-    .addOption(call.images)
+  addContentFlags(
+    program
+      .command("fetch", { isDefault: true })
+      .description("fetch URLs and print their main content as Markdown")
+      .argument("<url...>", "http or https URLs"),
+    call,
+  )
     .option(
       "--screenshot <file>",
       "render the page in Chromium and write a PNG of it to <file> (one URL; the content comes from the rendered page)",

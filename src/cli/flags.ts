@@ -3,7 +3,7 @@
  * of range is a usage error naming the range), the definitions of flags several commands take,
  * and the context each command is added to the program with.
  */
-import { InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { LIMITS } from "../limits.js";
 import { DEFAULTS, ENDPOINT_DEFAULTS } from "../options.js";
 import { OUTPUT_FORMATS } from "../values.js";
@@ -74,6 +74,20 @@ export function collect(value: string, previous: string[] | undefined): string[]
 /** A default given in milliseconds, as the help of a flag in seconds shows it. */
 export function inSeconds(ms: number): number {
   return ms / 1000;
+}
+
+/**
+ * Adds the flags that choose what of a page is printed (format, full page, selectors, links,
+ * images), in the order `fetch`, `extract` and `crawl` list them.
+ */
+export function addContentFlags(command: Command, call: ReturnType<typeof callFlags>): Command {
+  return command
+    .addOption(call.extractMode)
+    .addOption(call.full)
+    .addOption(call.includeSelector)
+    .addOption(call.excludeSelector)
+    .addOption(call.links)
+    .addOption(call.images);
 }
 
 /**

@@ -22,6 +22,8 @@ import { type OutputFormat, RENDER_MODES, type ToolId } from "../values.js";
 import { VERSION } from "../version.js";
 import type { WebFetch } from "../webfetch/index.js";
 import { bearerAuth } from "./auth.js";
+import { mountCrawlRoutes } from "./crawl.js";
+import { type CrawlJobs, LocalCrawlJobs } from "./crawl-jobs.js";
 import { errorResponse, statusOf, thrownResponse } from "./errors.js";
 import { renderOption } from "./fetch-render.js";
 import { hostGuard } from "./host-guard.js";
@@ -56,6 +58,13 @@ export interface AppOptions extends ToolsOptions, ServerLimits {
   trustProxy?: boolean;
   /** One access line per request, and the tools' timing lines. @default the instance's logger */
   logger?: Logger;
+  /**
+   * The registry behind `/v1/crawl` (one shared by several processes, say). Its owner closes it:
+   * `createServer()` passes its own and cancels their crawls when it closes; an app made here
+   * without one keeps jobs in this process that nothing closes.
+   * @default crawl jobs in this process, over `web`
+   */
+  crawlJobs?: CrawlJobs;
 }
 
 /**
@@ -136,15 +145,29 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
+  // The service crawls when the web_crawl tool is enabled and the instance fetches itself (a
+  // remote-mode instance hands its fetches to another service, which crawls on its own).
+  const crawl = byId.has("web_crawl") && web.options.endpoint === undefined;
   const openApi = openApiDocument({
     v1: v1Tools(V1_ROUTES, byId),
     extras: V1_EXTRAS,
+    crawl,
     token: Boolean(options.token),
   });
   app.get("/openapi.json", (c) => c.json(openApi));
 
   const info = serviceInfo(web, [...byId.keys()], Boolean(options.token));
   app.get("/v1/info", (c) => c.json(info));
+
+  if (crawl) {
+    const own = options.tools?.web_crawl ?? {};
+    mountCrawlRoutes(
+      app,
+      options.crawlJobs ?? new LocalCrawlJobs(web, { logger }),
+      { maxLength: own.maxLength ?? web.options.maxLength, timeout: own.timeout },
+      jsonBody,
+    );
+  }
 
   app.post("/v1/:route", async (c) => {
     const id = V1_ROUTES[c.req.param("route")];

@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP service: every failure is `{"error": {code, message}}` with a status a
  * client can act on. Library codes keep their names; the service adds its own for
- * what only HTTP has (no token, body too large, too many requests, no such route).
+ * what only HTTP has (no token, body too large, too many requests or crawl jobs, no such route).
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -14,6 +14,7 @@ export const SERVICE_ERROR_CODES = [
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
   "PAYLOAD_TOO_LARGE",
+  "TOO_MANY_CRAWLS",
   "INTERNAL_ERROR",
 ] as const;
 
@@ -32,6 +33,8 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   // The page was fetched but holds nothing the include selectors match.
   SELECTOR_NOT_FOUND: 422,
   PAYLOAD_TOO_LARGE: 413,
+  // Every crawl job the service keeps is still running: another may start once one ends.
+  TOO_MANY_CRAWLS: 429,
   // The model upstream answered, but not with data the schema accepts.
   MODEL_OUTPUT_INVALID: 502,
   TIMEOUT: 504,

@@ -9,6 +9,12 @@ import { ERROR_CODES } from "../errors.js";
 import type { Tool } from "../tools/types.js";
 import { OUTPUT_FORMATS, RENDER_MODES, type ToolId } from "../values.js";
 import { VERSION } from "../version.js";
+import {
+  CRAWL_READ_PARAMETERS,
+  crawlJobSchema,
+  crawlRequestSchema,
+  crawlStartedSchema,
+} from "./crawl.js";
 import { SERVICE_ERROR_CODES, statusOf } from "./errors.js";
 import { mdRequestSchema, mdResponseSchema } from "./md.js";
 import { READER_HEADERS } from "./reader.js";
@@ -21,6 +27,8 @@ export interface OpenApiSource {
   v1: Readonly<Record<string, Tool>>;
   /** Body fields a `/v1` route takes beyond its tool's input, by route. */
   extras?: Readonly<Record<string, z.ZodObject>>;
+  /** Whether the crawl job routes (`/v1/crawl`) are mounted. */
+  crawl?: boolean;
   /** Whether every route but `/health` asks for a bearer token. */
   token: boolean;
 }
@@ -185,6 +193,7 @@ export function openApiDocument(source: OpenApiSource): Json {
       },
     };
   }
+  if (source.crawl) Object.assign(paths, crawlPaths());
   paths["/md"] = {
     post: {
       operationId: "md",
@@ -307,6 +316,71 @@ export function openApiDocument(source: OpenApiSource): Json {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
     },
     security,
+  };
+}
+
+/** The crawl job routes: start, read from a cursor, cancel. */
+function crawlPaths(): Json {
+  const id = {
+    name: "id",
+    in: "path",
+    required: true,
+    description: "The job's id, from POST /v1/crawl",
+    schema: { type: "string" },
+  };
+  const job = (description: string) => ({
+    description,
+    content: jsonContent(schemaOf(crawlJobSchema, "output")),
+  });
+  return {
+    "/v1/crawl": {
+      post: {
+        operationId: "crawlStart",
+        summary: "Start crawling a site: a job whose pages are read with GET /v1/crawl/{id}",
+        description:
+          "Breadth-first from the start URL (best-first with a query), robots.txt and its Crawl-delay honoured, each URL fetched once and each page returned once. Ended jobs are kept an hour; when every job kept is still running, 429 TOO_MANY_CRAWLS.",
+        requestBody: {
+          required: true,
+          content: jsonContent(schemaOf(crawlRequestSchema, "input")),
+        },
+        responses: {
+          "202": {
+            description: "The job, started",
+            content: jsonContent(schemaOf(crawlStartedSchema, "output")),
+          },
+          ...errorResponses([400, 403, ...GUARD_STATUSES, 500]),
+        },
+      },
+    },
+    "/v1/crawl/{id}": {
+      get: {
+        operationId: "crawlRead",
+        summary: "A crawl job's state and its pages from a cursor on, in crawl order",
+        description:
+          "Follow `next` until it is absent to read every page once; it stays present while the crawl runs.",
+        parameters: [
+          id,
+          ...CRAWL_READ_PARAMETERS.map((parameter) => ({
+            ...parameter,
+            in: "query",
+            required: false,
+          })),
+        ],
+        responses: {
+          "200": job("The job's state and a run of its pages"),
+          ...errorResponses([400, 404, ...GUARD_STATUSES]),
+        },
+      },
+      delete: {
+        operationId: "crawlCancel",
+        summary: "Stop a running crawl job; its pages so far stay readable",
+        parameters: [id],
+        responses: {
+          "200": job("The job's state once it has stopped, with its first pages"),
+          ...errorResponses([404, ...GUARD_STATUSES]),
+        },
+      },
+    },
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * The HTTP service on a socket: listen on the configured host and port (loopback by default),
  * and shut down gracefully: stop accepting, let in-flight requests finish within a grace
- * period, then cut what is left.
+ * period, then cut what is left; running crawl jobs are cancelled so the process can exit.
  */
 import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app.js";
+import { LocalCrawlJobs } from "./crawl-jobs.js";
 import { SERVER_DEFAULTS } from "./options.js";
 
 export interface ServerOptions extends AppOptions {
@@ -21,7 +22,8 @@ export interface WebFetchServer {
   listen(): Promise<{ host: string; port: number; url: string }>;
   /**
    * Stops accepting connections and resolves when in-flight requests are done (or cut after
-   * `shutdownGraceMs`). The webfetch instance stays open: its owner closes it.
+   * `shutdownGraceMs`) and the crawl jobs it made are cancelled. The webfetch instance (and
+   * `crawlJobs` when given) stays open: its owner closes it.
    */
   close(): Promise<void>;
 }
@@ -36,7 +38,12 @@ export interface WebFetchServer {
  */
 export function createServer(options: ServerOptions): WebFetchServer {
   const host = options.host ?? SERVER_DEFAULTS.host;
-  const app = createApp({ ...options, host });
+  // The server's own crawl jobs, so that closing it stops their crawls.
+  const ownJobs = options.crawlJobs
+    ? undefined
+    : new LocalCrawlJobs(options.web, { logger: options.logger ?? options.web.logger });
+  const crawlJobs = options.crawlJobs ?? ownJobs!;
+  const app = createApp({ ...options, host, crawlJobs });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   let closing: Promise<void> | undefined;
   // A keep-alive socket whose last request ends during shutdown is idle from then on: close it
@@ -61,21 +68,25 @@ export function createServer(options: ServerOptions): WebFetchServer {
       return { host, port, url: `http://${shown}:${port}` };
     },
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        const grace = setTimeout(
-          () => server.closeAllConnections(),
-          options.shutdownGraceMs ?? SERVER_DEFAULTS.shutdownGraceMs,
-        );
-        grace.unref();
-        server.close(() => {
-          clearTimeout(grace);
-          resolve();
-        });
-        // Keep-alive sockets with no request in flight would hold close() open for nothing.
-        server.closeIdleConnections();
-      });
+      closing ??= Promise.all([ownJobs?.close(), closeHttp()]).then(() => undefined);
       return closing;
     },
   };
+
+  function closeHttp(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      const grace = setTimeout(
+        () => server.closeAllConnections(),
+        options.shutdownGraceMs ?? SERVER_DEFAULTS.shutdownGraceMs,
+      );
+      grace.unref();
+      server.close(() => {
+        clearTimeout(grace);
+        resolve();
+      });
+      // Keep-alive sockets with no request in flight would hold close() open for nothing.
+      server.closeIdleConnections();
+    });
+  }
 }

@@ -147,9 +147,10 @@ export const crawlSummarySchema = z.looseObject({
   warnings: z.array(z.string()).optional(),
 });
 
-/** web_crawl's answer: the pages, then the summary. */
+/** web_crawl's answer: the pages, the pages left out to fit a token budget, the summary. */
 export const crawlResultSchema = z.looseObject({
   results: z.array(crawlPageSchema),
+  more: z.array(z.object({ url: z.string(), id: z.string(), title: text() })).optional(),
   summary: crawlSummarySchema,
 });
 

@@ -102,6 +102,9 @@ export interface Texts {
     /** The summary's counts. */
     summary(s: CrawlCounts): string;
     failedItem(url: string, message: string): string;
+    /** The heading over pages left out of a result to fit a token budget, listed by id. */
+    moreHeading(count: number): string;
+    moreItem(url: string, id: string, title?: string): string;
     /** The crawl was stopped before it ran out of pages. */
     cancelled: string;
     none: string;
@@ -258,6 +261,9 @@ const en: Texts = {
       `Skipped: ${c.robots} by robots.txt, ${c.filtered} filtered (off site, paths, traps), ` +
       `${c.duplicate} duplicates, ${c.limit} past the limits.`,
     failedItem: (url, message) => `- failed: ${url}: ${message}`,
+    moreHeading: (count) =>
+      `## ${count} more ${count === 1 ? "page" : "pages"}, left out to fit the result's size (read each by its id)`,
+    moreItem: (url, id, title) => `- ${url}${title ? ` — ${title}` : ""} (id ${id})`,
     cancelled: "The crawl was stopped before it finished.",
     none: "No pages were crawled.",
   },
@@ -514,6 +520,9 @@ const ja: Texts = {
       `取得しなかった URL: robots.txt ${c.robots}件、対象外（サイト外・パス・罠）${c.filtered}件、` +
       `重複 ${c.duplicate}件、上限超過 ${c.limit}件。`,
     failedItem: (url, message) => `- 失敗: ${url}: ${message}`,
+    moreHeading: (count) =>
+      `## 結果の大きさに収めるため省いたページ ${count}件（それぞれ id で読めます）`,
+    moreItem: (url, id, title) => `- ${url}${title ? ` — ${title}` : ""}（id ${id}）`,
     cancelled: "クロールは終わる前に止められました。",
     none: "クロールしたページはありません。",
   },

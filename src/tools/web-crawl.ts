@@ -8,7 +8,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from "../options.js";
 import type { CrawlPage, CrawlSummary } from "../result.js";
-import { fitPages } from "./budget.js";
+import { budgetTarget, fitPages, measureOutput } from "./budget.js";
 import { crawlPageText, crawlSummaryText, type TextEnv } from "./format.js";
 import { TOOL_DEFAULTS } from "./options.js";
 import {
@@ -24,11 +24,25 @@ import {
 import { crawlResultSchema } from "./schemas.js";
 import { defineTool, type ToolEnv } from "./types.js";
 
-/** What web_crawl answers: the pages in the order they came, and the summary. */
+/** A page left out of a result to fit a token budget: enough to read it by id. */
+interface PageBrief {
+  url: string;
+  id: string;
+  title?: string;
+}
+
+/**
+ * What web_crawl answers: the pages in the order they came (the last ones only named in `more`
+ * when the whole does not fit the host's budget), and the summary.
+ */
 interface CrawlOutput {
   results: CrawlPage[];
+  more?: PageBrief[];
   summary: CrawlSummary;
 }
+
+/** Share of the pages kept in full at each step of fitting a budget. */
+const KEEP_SHARE = 0.7;
 
 export const webCrawlTool = defineTool({
   id: "web_crawl",
@@ -93,19 +107,42 @@ export const webCrawlTool = defineTool({
     const output: CrawlOutput = { results, summary: await run.summary };
     return { text: crawlText(output, env), structured: { ...output } };
   },
-  // Over a host's token budget, the longest pages are cut first and each one's rest linked.
-  fit: (output, budget, env) =>
-    fitPages(output.structured as unknown as CrawlOutput, budget, env.texts, (result) =>
-      crawlText(result, env),
-    ),
+  // Over a host's token budget, the longest pages are cut first and each one's rest linked;
+  // when even that is too long, the last pages are named by id instead of shown.
+  fit: (output, budget, env) => {
+    const full = output.structured as unknown as CrawlOutput;
+    const limit = budgetTarget(budget);
+    for (let shown = full.results.length; ; shown = Math.floor(shown * KEEP_SHARE)) {
+      const left = full.results.slice(shown).map(brief);
+      const view: CrawlOutput = {
+        results: full.results.slice(0, shown),
+        ...(left.length > 0 ? { more: left } : {}),
+        summary: full.summary,
+      };
+      const fitted = fitPages(view, budget, env.texts, (result) => crawlText(result, env));
+      if (shown === 0 || measureOutput(fitted, budget.count) <= limit) return fitted;
+    }
+  },
 });
 
-/** The heading, each page's section, then the summary. */
+function brief(page: CrawlPage): PageBrief {
+  return { url: page.finalUrl, id: page.id, ...(page.title ? { title: page.title } : {}) };
+}
+
+/** The heading, each page's section, the pages named by id only, then the summary. */
 function crawlText(output: CrawlOutput, env: TextEnv): string {
   const { crawl: t } = env.texts;
+  const more = output.more ?? [];
   return [
     t.heading(output.summary.url),
     ...output.results.map((page, i) => crawlPageText(page, i + 1, env, true)),
+    ...(more.length > 0
+      ? [
+          [t.moreHeading(more.length), ...more.map((p) => t.moreItem(p.url, p.id, p.title))].join(
+            "\n",
+          ),
+        ]
+      : []),
     crawlSummaryText(output.summary, env),
   ].join("\n\n---\n\n");
 }

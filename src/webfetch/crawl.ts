@@ -84,7 +84,8 @@ class Crawl implements CrawlRun {
   #done = false;
   readonly #buffer: CrawlPage[] = [];
   #wakeReader: (() => void) | undefined;
-  #wakeWriter: (() => void) | undefined;
+  /** Visits waiting for room in the buffer: each looks again when woken. */
+  readonly #writers: Array<() => void> = [];
   #iterating = false;
 
   constructor(resources: Resources, fetchPage: PageFetch, start: string, call: CrawlCall) {
@@ -119,7 +120,7 @@ class Crawl implements CrawlRun {
         for (;;) {
           const page = this.#buffer.shift();
           if (page) {
-            this.#wakeWriter?.();
+            this.#wakeWriters();
             return { value: page, done: false };
           }
           if (this.#done) {
@@ -144,7 +145,7 @@ class Crawl implements CrawlRun {
     if (this.#stop.signal.aborted) return;
     this.#cancelled = true;
     this.#stop.abort(this.#call.signal?.reason ?? new Error("crawl cancelled"));
-    this.#wakeWriter?.();
+    this.#wakeWriters();
   }
 
   async #run(): Promise<CrawlSummary> {
@@ -159,7 +160,11 @@ class Crawl implements CrawlRun {
       this.#startError ??= error as Error;
     }
     this.#skipped.limit += this.#frontier.drain().length;
-    if (this.#cancelled) this.#buffer.length = 0;
+    if (this.#cancelled) {
+      // Pages the reader will not read are not returned.
+      this.#pages -= this.#buffer.length;
+      this.#buffer.length = 0;
+    }
     this.#done = true;
     this.#wakeReader?.();
     const warnings = [...this.#warnings, ...this.#visitor.warnings].map((w) =>
@@ -268,7 +273,7 @@ class Crawl implements CrawlRun {
   async #emit(page: CrawlPage): Promise<void> {
     while (this.#buffer.length >= LIMITS.crawlBuffer && !this.#stop.signal.aborted) {
       await new Promise<void>((resolve) => {
-        this.#wakeWriter = resolve;
+        this.#writers.push(resolve);
       });
     }
     if (this.#stop.signal.aborted) return;
@@ -276,6 +281,10 @@ class Crawl implements CrawlRun {
     this.#pages++;
     this.#wakeReader?.();
     this.#report();
+  }
+
+  #wakeWriters(): void {
+    for (const wake of this.#writers.splice(0)) wake();
   }
 
   #report(): void {

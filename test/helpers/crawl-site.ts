@@ -25,11 +25,10 @@
  * `docs.crawl.test` is a 3-page subdomain site the home page links to; `other.test` serves one
  * page. Every request is logged with its host, path, query and start and end times.
  */
-import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import zlib from "node:zlib";
+import { listenOnLoopback } from "./listen.js";
 
 export interface CrawlSiteOptions {
   /** Adds `Crawl-delay: N` to robots.txt; absent, robots.txt has no delay. */
@@ -246,7 +245,6 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
   const requests: CrawlRequest[] = [];
   const inFlight = new Map<string, number>();
   const maxima = new Map<string, number>();
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let port = 0;
   const at = (host: string, path: string) => `http://${host}:${port}${path}`;
@@ -437,13 +435,8 @@ ${links([
       timers.delete(timer);
     });
   });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  port = (server.address() as AddressInfo).port;
+  const listening = await listenOnLoopback(server);
+  port = listening.port;
 
   return {
     port,
@@ -453,9 +446,7 @@ ${links([
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, "close");
+      await listening.close();
     },
   };
 }

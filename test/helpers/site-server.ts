@@ -6,10 +6,9 @@
  * subdomain and to private addresses; reached as 127.0.0.1 it is the same site under that name. `big.test` has a sitemap over the per-file URL cap,
  * `deep.test` indexes nested past the depth cap. Every request is counted by host and path.
  */
-import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import zlib from "node:zlib";
+import { listenOnLoopback } from "./listen.js";
 
 export interface SiteServer {
   port: number;
@@ -60,7 +59,6 @@ function page(title: string, body = ""): string {
 /** Starts the site server on 127.0.0.1 with an ephemeral port. */
 export async function startSiteServer(): Promise<SiteServer> {
   const hits = new Map<string, number>();
-  const sockets = new Set<Socket>();
   let port = 0;
   const at = (host: string, path: string) => `http://${host}:${port}${path}`;
   let big: Buffer | undefined;
@@ -196,13 +194,8 @@ export async function startSiteServer(): Promise<SiteServer> {
     });
     res.end(route.body);
   });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  port = (server.address() as AddressInfo).port;
+  const listening = await listenOnLoopback(server);
+  port = listening.port;
 
   return {
     port,
@@ -210,9 +203,7 @@ export async function startSiteServer(): Promise<SiteServer> {
     hits,
     hosts: () => new Set([...hits.keys()].map((key) => key.split(" ")[0]!)),
     async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, "close");
+      await listening.close();
     },
   };
 }

@@ -26,6 +26,9 @@ function requests(): Record<string, { path: string; body?: unknown }> {
     "POST /v1/read": { path: "/v1/read", body: { url: article } },
     "POST /v1/grep": { path: "/v1/grep", body: { url: article, pattern: "Paragraph" } },
     "POST /v1/map": { path: "/v1/map", body: { url: article, sitemap: "skip" } },
+    "POST /v1/crawl": { path: "/v1/crawl", body: { url: article, max_depth: 0 } },
+    "GET /v1/crawl/{id}": { path: "/v1/crawl/00000000-0000-4000-8000-000000000000" },
+    "DELETE /v1/crawl/{id}": { path: "/v1/crawl/00000000-0000-4000-8000-000000000000" },
     "POST /md": { path: "/md", body: { url: article, f: "fit" } },
     "POST /mcp": {
       path: "/mcp",
