@@ -401,8 +401,6 @@ export const CRAWL_DEFAULTS = {
 export const QUEUE_DEFAULTS = {
   /** Pages one worker process fetches at once. */
   concurrency: 8,
-  /** Pages one read of a queued crawl's state answers, unless asked. */
-  pagesPerRead: 10,
   lockMs: 30_000,
   stalledIntervalMs: 15_000,
   maxStalledCount: 3,
@@ -410,6 +408,18 @@ export const QUEUE_DEFAULTS = {
   attempts: 3,
   /** How long `cancel` waits for the crawl to end before answering, ms. */
   cancelWaitMs: 30_000,
+} as const;
+
+/** Bounds of the service's crawl jobs (`/v1/crawl`). */
+export const CRAWL_JOB_LIMITS = {
+  /** Jobs kept at most, running or ended; the one that ended first makes room for a new one. */
+  maxJobs: 100,
+  /** How long an ended job stays readable, ms: an hour. */
+  keepMs: 60 * 60 * 1000,
+  /** Pages one read answers when it asks for no `limit`. */
+  pagesPerRead: 10,
+  /** Pages one read answers at most. */
+  pagesPerReadMax: 100,
 } as const;
 
 /** Options of `web.read()`: a window of a page's full content. */

@@ -1,20 +1,22 @@
 /**
  * `webfetch serve`: the HTTP service. Flags over the configuration's `server` section
- * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. Runs until SIGTERM
- * or SIGINT, then drains in-flight requests before it returns.
+ * over the defaults; the token from `server.token`, else WEBFETCH_API_TOKEN. With --redis (or
+ * `queue.url`) its crawls are queued for `webfetch worker` processes instead of run here. Runs
+ * until SIGTERM or SIGINT, then drains in-flight requests before it returns.
  */
 import type { Command } from "commander";
 import { WebFetchError } from "../errors.js";
-import { createLogger } from "../log.js";
+import { createLogger, type Logger } from "../log.js";
 import { isLoopbackHost, isWildcardHost } from "../server/hosts.js";
 import { SERVER_DEFAULTS } from "../server/options.js";
 import type { WebFetchServer } from "../server/serve.js";
-import { createWebFetch } from "../webfetch/index.js";
+import { createWebFetch, type WebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
 
 interface ServeFlags extends GlobalFlags {
+  redis?: string;
   host?: string;
   port?: number;
   rateLimit?: number;
@@ -47,6 +49,10 @@ export function addServeCommand(program: Command, cli: CommandContext): void {
       "behind one reverse proxy: count each client by the address the proxy appends to X-Forwarded-For (ignored otherwise)",
     )
     .option(
+      "--redis <url>",
+      "queue crawls in this Redis server for `webfetch worker` processes, redis://host:port[/db] (default: queue.url; without either, crawls run in this process)",
+    )
+    .option(
       "--allowed-host <name>",
       "another host name clients use to reach the service, accepted in Host and Origin (repeatable; without a token, only loopback names, the bound host and these are served)",
       collect,
@@ -58,7 +64,7 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
   // Loaded here so every other command starts without the HTTP stack.
   const { createServer } = await import("../server/serve.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
-  const { options, tools, server: config } = cliSetup(flags, io, env, logger);
+  const { options, tools, server: config, queue } = cliSetup(flags, io, env, logger);
   const host = flags.host ?? config.host ?? SERVER_DEFAULTS.host;
   const port = flags.port ?? config.port ?? SERVER_DEFAULTS.port;
   // A service may hand its fetches to another one (remote mode), never to itself: every
@@ -71,11 +77,16 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
   }
   const token = config.token || env.WEBFETCH_API_TOKEN || undefined;
   const web = createWebFetch(options);
+  const redisUrl = flags.redis ?? queue.url;
+  // With a queue, this service only starts and reads crawls; `webfetch worker`s run them, and
+  // any replica that shares the server answers for every crawl.
+  const crawlJobs = redisUrl ? await queuedCrawls(redisUrl, web, logger) : undefined;
   let server: WebFetchServer;
   try {
     server = createServer({
       web,
       logger,
+      ...(crawlJobs ? { crawlJobs } : {}),
       ...tools,
       host,
       port,
@@ -85,13 +96,17 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
       allowedHosts: [...(config.allowed_hosts ?? []), ...(flags.allowedHost ?? [])],
     });
   } catch (error) {
+    await crawlJobs?.close();
     await web.close();
     // A setting the service cannot take (an allowed host that is no host name) is bad input.
     throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
   }
   try {
     const { url } = await server.listen();
-    logger.info({ url, auth: token ? "bearer" : "none" }, "http service ready");
+    logger.info(
+      { url, auth: token ? "bearer" : "none", crawls: redisUrl ? "queued in Redis" : "in process" },
+      "http service ready",
+    );
     if (!token && !isLoopbackHost(host)) {
       logger.warn(
         { host },
@@ -106,7 +121,22 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
     return EXIT.ok;
   } finally {
     await server.close();
+    await crawlJobs?.close();
     await web.close();
+  }
+}
+
+/** The crawl jobs of a service whose crawls are queued in Redis (a bad URL is bad input). */
+async function queuedCrawls(redisUrl: string, web: WebFetch, logger: Logger) {
+  const { QueuedCrawls } = await import("../queue/crawls.js");
+  try {
+    return new QueuedCrawls({ redisUrl, web, locale: web.options.locale, logger });
+  } catch (error) {
+    await web.close();
+    if (error instanceof RangeError || error instanceof TypeError) {
+      throw new WebFetchError("INVALID_INPUT", error.message, { retryable: false });
+    }
+    throw error;
   }
 }
 

@@ -5,12 +5,11 @@
  * Redis server answers for every crawl.
  */
 import { randomUUID } from "node:crypto";
-import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { type Logger, silentLogger } from "../log.js";
 import { parseTargetUrl } from "../net/url.js";
-import { type CrawlOptions, type CrawlProgress, DEFAULTS, QUEUE_DEFAULTS } from "../options.js";
-import type { CrawlPage, CrawlSummary } from "../result.js";
+import { CRAWL_JOB_LIMITS, type CrawlOptions, DEFAULTS, QUEUE_DEFAULTS } from "../options.js";
+import type { CrawlSummary } from "../result.js";
 import { siteUrl } from "../site/url.js";
 import type { Locale } from "../values.js";
 import { crawlWarningText } from "../warnings.js";
@@ -25,33 +24,15 @@ import {
   queueConnection,
   type RedisClient,
 } from "./connection.js";
+import {
+  type CrawlJobPaging,
+  type CrawlJobState,
+  type CrawlJobs,
+  cursorOf,
+  offsetOf,
+} from "./contract.js";
 import { addPageJob, jobIdFor, type PageJobData, priorityOf, QUEUE_NAME } from "./jobs.js";
-import { CrawlStore, type QueuedCrawlStatus, type StoredCrawlCall } from "./store.js";
-
-/** Which of a crawl's pages to read: from `cursor` (the start when absent), `limit` at most. */
-export interface QueuedCrawlPaging {
-  /** A state's `next` from an earlier read; opaque. @default the first page */
-  cursor?: string | undefined;
-  /** Pages answered at most. @default 10 */
-  limit?: number | undefined;
-}
-
-/** A queued crawl as JSON. */
-export interface QueuedCrawlState {
-  id: string;
-  /** The start URL as asked. */
-  url: string;
-  status: QueuedCrawlStatus;
-  progress: CrawlProgress;
-  /** The pages from the cursor on, in the order they were stored. */
-  pages: CrawlPage[];
-  /** The cursor of the pages after these: present while more are stored or may still come. */
-  next?: string;
-  /** How the crawl ended, once it has. */
-  summary?: CrawlSummary;
-  /** Why the crawl had nothing to begin with (status `failed`): its start page's error. */
-  error?: { code: string; message: string };
-}
+import { CrawlStore, type StoredCrawlCall } from "./store.js";
 
 export interface QueuedCrawlsOptions {
   /** The Redis server the workers share: `redis://host:port[/db]`. */
@@ -79,7 +60,7 @@ const CRAWL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
  * const state = await crawls.get(id, { limit: 10 }); // state.next reads on
  * await crawls.close();
  */
-export class QueuedCrawls {
+export class QueuedCrawls implements CrawlJobs {
   readonly #redis: RedisClient;
   readonly #queue: BullQueue<PageJobData>;
   readonly #web: WebFetch | undefined;
@@ -129,7 +110,7 @@ export class QueuedCrawls {
   }
 
   /** The crawl's state with its pages from `cursor`; undefined for an id unknown or forgotten. */
-  async get(id: string, paging: QueuedCrawlPaging = {}): Promise<QueuedCrawlState | undefined> {
+  async get(id: string, paging: CrawlJobPaging = {}): Promise<CrawlJobState | undefined> {
     if (!CRAWL_ID.test(id)) return undefined;
     const store = new CrawlStore(this.#redis, id);
     const meta = await store.meta();
@@ -140,7 +121,7 @@ export class QueuedCrawls {
       store.pageCount(),
     ]);
     const from = paging.cursor === undefined ? 0 : offsetOf(paging.cursor, stored);
-    const limit = paging.limit ?? QUEUE_DEFAULTS.pagesPerRead;
+    const limit = paging.limit ?? CRAWL_JOB_LIMITS.pagesPerRead;
     const pages = await store.pages(from, Math.min(limit, stored - from));
     const to = from + pages.length;
     const running = meta.status === "running";
@@ -187,7 +168,7 @@ export class QueuedCrawls {
    * a while, should no worker be running), with its state from the first page; undefined for
    * an id unknown or forgotten.
    */
-  async cancel(id: string): Promise<QueuedCrawlState | undefined> {
+  async cancel(id: string): Promise<CrawlJobState | undefined> {
     if (!CRAWL_ID.test(id)) return undefined;
     const store = new CrawlStore(this.#redis, id);
     const meta = await store.meta();
@@ -212,21 +193,4 @@ export class QueuedCrawls {
     await this.#queue.close();
     await closeRedis(this.#redis);
   }
-}
-
-/** The cursor of the page at `offset`: opaque to clients, so its form may change. */
-function cursorOf(offset: number): string {
-  return Buffer.from(`p${offset}`).toString("base64url");
-}
-
-/** The offset a cursor names; INVALID_INPUT when it names none of the `stored` pages' places. */
-function offsetOf(cursor: string, stored: number): number {
-  const match = /^p(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const offset = match ? Number(match[1]) : Number.NaN;
-  if (!(offset <= stored)) {
-    throw new WebFetchError("INVALID_INPUT", "cursor: not a cursor of this crawl", {
-      retryable: false,
-    });
-  }
-  return offset;
 }

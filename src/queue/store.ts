@@ -13,9 +13,9 @@ import type { CrawlFailure, CrawlPage } from "../result.js";
 import type { CrawlWarning } from "../warnings.js";
 import type { CrawlCall, PageClaims } from "../webfetch/crawl-visit.js";
 import { luaScript, type RedisClient, runScript } from "./connection.js";
+import type { CrawlJobStatus } from "./contract.js";
 
 /** Where a queued crawl stands. */
-export type QueuedCrawlStatus = "running" | "completed" | "cancelled" | "failed";
 
 /** A crawl's options as stored: checked, without the signal and the progress callback. */
 export type StoredCrawlCall = Omit<CrawlCall, "signal" | "onProgress">;
@@ -186,7 +186,7 @@ export interface CrawlMeta {
   /** The start URL, normalized. */
   start: string;
   call: StoredCrawlCall;
-  status: QueuedCrawlStatus;
+  status: CrawlJobStatus;
   createdAt: number;
   endedAt?: number;
   error?: { code: string; message: string };
@@ -234,7 +234,7 @@ export class CrawlStore {
       url: fields.url,
       start: fields.start ?? fields.url,
       call: JSON.parse(fields.call) as StoredCrawlCall,
-      status: (fields.status ?? "running") as QueuedCrawlStatus,
+      status: (fields.status ?? "running") as CrawlJobStatus,
       createdAt: Number(fields.createdAt),
       ...(fields.endedAt ? { endedAt: Number(fields.endedAt) } : {}),
       ...(fields.error

@@ -10,15 +10,14 @@ import { z } from "zod";
 import { type ExclusiveNames, LIBRARY_NAMES, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { CRAWL_DEFAULTS, type CrawlOptions } from "../options.js";
+import { CRAWL_DEFAULTS, CRAWL_JOB_LIMITS, type CrawlOptions } from "../options.js";
+import { CRAWL_JOB_STATUSES, type CrawlJobs, CrawlJobsFull } from "../queue/contract.js";
 import { checkPathPatterns } from "../site/scope.js";
 import { pathsParam } from "../tools/params.js";
 import { describeIssues } from "../tools/run.js";
 import { crawlPageSchema, crawlSummarySchema } from "../tools/schemas.js";
 import { OUTPUT_FORMATS, RENDER_MODES } from "../values.js";
-import { CRAWL_JOB_STATUSES, type CrawlJobs, CrawlJobsFull } from "./crawl-jobs.js";
 import { errorResponse } from "./errors.js";
-import { CRAWL_JOB_LIMITS } from "./options.js";
 
 /** An integer field from `min` to `max`, its bounds in the message a client sees. */
 const intIn = (min: number, max: number) =>

@@ -28,15 +28,3 @@ export const SERVER_DEFAULTS = {
   /** X-Forwarded-For is anyone's to write: read only when the operator says a proxy sets it. */
   trustProxy: false,
 } as const;
-
-/** Bounds of the service's crawl jobs (`/v1/crawl`). */
-export const CRAWL_JOB_LIMITS = {
-  /** Jobs kept at most, running or ended; the one that ended first makes room for a new one. */
-  maxJobs: 100,
-  /** How long an ended job stays readable, ms: an hour. */
-  keepMs: 60 * 60 * 1000,
-  /** Pages one read answers when it asks for no `limit`. */
-  pagesPerRead: 10,
-  /** Pages one read answers at most. */
-  pagesPerReadMax: 100,
-} as const;

@@ -7,8 +7,8 @@ import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
+import { LocalCrawlJobs } from "../queue/local.js";
 import { type AppOptions, createApp } from "./app.js";
-import { LocalCrawlJobs } from "./crawl-jobs.js";
 import { SERVER_DEFAULTS } from "./options.js";
 
 export interface ServerOptions extends AppOptions {

@@ -8,7 +8,8 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { silentLogger } from "../../src/log.js";
 import type { WebFetchOptions } from "../../src/options.js";
-import type { QueuedCrawlState, QueuedCrawls } from "../../src/queue/crawls.js";
+import type { CrawlJobState } from "../../src/queue/contract.js";
+import type { QueuedCrawls } from "../../src/queue/crawls.js";
 import type { CrawlPage } from "../../src/result.js";
 import { CRAWL_DUPLICATES } from "../helpers/crawl-site.js";
 import { testLookup } from "../helpers/fixture-server.js";
@@ -33,8 +34,8 @@ export function siteOptions(port: number): { options: WebFetchOptions; recorder:
 export async function readToEnd(
   crawls: QueuedCrawls,
   id: string,
-  onPoll?: (state: QueuedCrawlState) => void | Promise<void>,
-): Promise<{ state: QueuedCrawlState; pages: CrawlPage[] }> {
+  onPoll?: (state: CrawlJobState) => void | Promise<void>,
+): Promise<{ state: CrawlJobState; pages: CrawlPage[] }> {
   const pages: CrawlPage[] = [];
   let cursor: string | undefined;
   for (;;) {

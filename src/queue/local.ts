@@ -1,84 +1,23 @@
 /**
- * The service's crawl jobs: a crawl started by one request and read by later ones, page by page
- * through an opaque cursor. `CrawlJobs` is everything the routes need, in JSON-serializable
- * values, so a registry shared by several processes (Redis) can stand in for the in-process
- * `LocalCrawlJobs`. A job's pages are read from its crawl as they come and kept in crawl order:
- * the crawl waits while its reader has unread pages, so the job is that reader.
+ * Crawl jobs in this process: each a `web.crawl()` the job reads to its end (the crawl waits
+ * while its reader has unread pages, so the job is that reader), its pages kept in crawl order.
  */
 import { randomUUID } from "node:crypto";
-import { isWebFetchError, WebFetchError } from "../errors.js";
+import { isWebFetchError } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { CrawlOptions, CrawlProgress } from "../options.js";
+import { CRAWL_JOB_LIMITS, type CrawlOptions, type CrawlProgress } from "../options.js";
 import type { CrawlPage, CrawlSummary } from "../result.js";
 import type { CrawlRun } from "../webfetch/crawl.js";
 import type { WebFetch } from "../webfetch/index.js";
-import { CRAWL_JOB_LIMITS } from "./options.js";
-
-/** Where a job stands: running, or how it ended. */
-export const CRAWL_JOB_STATUSES = ["running", "completed", "cancelled", "failed"] as const;
-export type CrawlJobStatus = (typeof CRAWL_JOB_STATUSES)[number];
-
-/** Which of a job's pages to read: from `cursor` (the start when absent), `limit` at most. */
-export interface CrawlJobPaging {
-  /** A job's `next` from an earlier read; opaque. @default the first page */
-  cursor?: string | undefined;
-  /** Pages answered at most. @default 10 */
-  limit?: number | undefined;
-}
-
-/** A job as the routes answer it: plain JSON. */
-export interface CrawlJobState {
-  id: string;
-  /** The start URL as asked. */
-  url: string;
-  status: CrawlJobStatus;
-  progress: CrawlProgress;
-  /** The pages from the cursor on, in crawl order. */
-  pages: CrawlPage[];
-  /** The cursor of the pages after these: present while more are stored or may still come. */
-  next?: string;
-  /** How the crawl ended, once it has. */
-  summary?: CrawlSummary;
-  /** Why the crawl had nothing to begin with (status `failed`): its start page's error. */
-  error?: { code: string; message: string };
-}
-
-/**
- * The registry of crawl jobs behind `/v1/crawl`.
- *
- * @example
- * const { id } = await jobs.start("https://example.com/docs", { limit: 20 });
- * const state = await jobs.get(id, { limit: 10 }); // state.next reads on
- */
-export interface CrawlJobs {
-  /**
-   * Starts a crawl and keeps it as a job. Rejects with the crawl's own refusal (a WebFetchError
-   * such as INVALID_URL or BLOCKED_ADDRESS, a RangeError for options out of bounds), or with
-   * `CrawlJobsFull` when every job kept is still running.
-   */
-  start(url: string, options: CrawlOptions): Promise<{ id: string }>;
-  /**
-   * The job's state with its pages from `cursor`; undefined for an id unknown or forgotten. A
-   * cursor that is not one of the job's is INVALID_INPUT.
-   */
-  get(id: string, paging?: CrawlJobPaging): Promise<CrawlJobState | undefined>;
-  /**
-   * Stops a running job (its pages so far stay readable) and resolves once it has ended, with
-   * its state from the first page; a job already ended is left as it is. Undefined for an id
-   * unknown or forgotten.
-   */
-  cancel(id: string): Promise<CrawlJobState | undefined>;
-  /** Cancels every running job and resolves when they have ended; nothing starts after. */
-  close(): Promise<void>;
-}
-
-/** Every job kept is still running: no room for another until one ends. */
-export class CrawlJobsFull extends Error {
-  override readonly name = "CrawlJobsFull";
-  constructor(max: number) {
-    super(`All ${max} crawl jobs kept are still running: try again once one has ended`);
-  }
-}
+import {
+  type CrawlJobPaging,
+  type CrawlJobState,
+  type CrawlJobStatus,
+  type CrawlJobs,
+  CrawlJobsFull,
+  cursorOf,
+  offsetOf,
+} from "./contract.js";
 
 export interface LocalCrawlJobsOptions {
   /** Jobs kept at most, running or ended; the one that ended first is dropped for a new one. @default 100 */
@@ -240,21 +179,4 @@ function stateOf(job: LocalJob, paging: CrawlJobPaging): CrawlJobState {
     ...(job.summary ? { summary: job.summary } : {}),
     ...(job.error ? { error: job.error } : {}),
   };
-}
-
-/** The cursor of the page at `offset`: opaque to clients, so its form may change. */
-function cursorOf(offset: number): string {
-  return Buffer.from(`p${offset}`).toString("base64url");
-}
-
-/** The offset a cursor names; INVALID_INPUT when it names none of the `stored` pages' places. */
-function offsetOf(cursor: string, stored: number): number {
-  const match = /^p(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const offset = match ? Number(match[1]) : Number.NaN;
-  if (!(offset <= stored)) {
-    throw new WebFetchError("INVALID_INPUT", "cursor: not a cursor of this crawl job", {
-      retryable: false,
-    });
-  }
-  return offset;
 }
