@@ -153,7 +153,12 @@ function openInstance(
 ): { inner: WebFetchInternals; close(): Promise<void> } {
   const given = webFetchInternals(web);
   if (given) return { inner: given, close: async () => {} };
-  const options = web as WebFetchOptions;
+  // Workers share the page cache through the queue's Redis too, unless a store is configured.
+  const configured = web as WebFetchOptions;
+  const options: WebFetchOptions =
+    configured.cache === undefined && configured.cacheStore === undefined
+      ? { ...configured, cacheStore: "redis", cacheUrl: redisUrl }
+      : configured;
   const resolved = resolveOptions(options);
   const connection = new RedisConnection({ url: redisUrl });
   const limiter = new FallbackOriginLimiter(

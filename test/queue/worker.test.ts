@@ -2,6 +2,7 @@
  * A crawl queued in a real Redis and run by a worker in this process returns the same pages as
  * web.crawl with the same options; robots.txt, failures and cancel behave as in process.
  */
+import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueuedCrawls } from "../../src/queue/crawls.js";
 import { type CrawlWorker, startCrawlWorker } from "../../src/queue/worker.js";
@@ -77,6 +78,14 @@ describe.runIf(hasService("redis-server"))("a queued crawl, one worker in proces
     expect(summary.skipped.filtered).toBe(localSummary.skipped.filtered);
     expect(state.progress.queued).toBe(0);
     expect(pages.every((page) => typeof page.depth === "number")).toBe(true);
+    // Without a configured store the worker caches pages in the queue's Redis, for every worker.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      expect((await client.keys("webfetch:page:*")).length).toBeGreaterThan(100);
+    } finally {
+      await client.quit();
+    }
   }, 180_000);
 
   it("reads pages by cursor, a few at a time", async () => {
