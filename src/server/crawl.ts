@@ -13,7 +13,7 @@ import { LIMITS } from "../limits.js";
 import { CRAWL_DEFAULTS, CRAWL_JOB_LIMITS, type CrawlOptions } from "../options.js";
 import { CRAWL_JOB_STATUSES, type CrawlJobs, CrawlJobsFull } from "../queue/contract.js";
 import { checkPathPatterns } from "../site/scope.js";
-import { pathsParam } from "../tools/params.js";
+import { optionalQueryParam, pathsParam } from "../tools/params.js";
 import { describeIssues } from "../tools/run.js";
 import { crawlPageSchema, crawlSummarySchema } from "../tools/schemas.js";
 import { OUTPUT_FORMATS, RENDER_MODES } from "../values.js";
@@ -59,15 +59,9 @@ export const crawlRequestSchema = z.object({
     .optional()
     .describe("Follow links to every host of the start URL's registrable domain. Default false"),
   allow_external: z.boolean().optional().describe("Follow links to other sites too. Default false"),
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(LIMITS.queryMaxLength)
-    .optional()
-    .describe(
-      "Fetch the pages most relevant to this query first (best-first instead of breadth-first)",
-    ),
+  query: optionalQueryParam(
+    () => "Fetch the pages most relevant to this query first (best-first instead of breadth-first)",
+  ),
   concurrency: intIn(1, LIMITS.crawlMaxConcurrency)
     .optional()
     .describe(

@@ -30,6 +30,16 @@ export const promptParam = () => z.string().trim().min(1).max(LIMITS.promptMaxLe
 export const queryParam = (t: Texts) =>
   z.string().trim().min(1).max(LIMITS.queryMaxLength).optional().describe(t.params.query);
 
+/** An optional query of 1 to 1,000 characters (trimmed), described with its bound. */
+export const optionalQueryParam = (describe: (max: number) => string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.queryMaxLength)
+    .optional()
+    .describe(describe(LIMITS.queryMaxLength));
+
 /** What a search (or a context) is about, described with its bound (`describe(max)`). */
 export const searchQueryParam = (describe: (max: number) => string) =>
   z.string().trim().min(1).max(LIMITS.queryMaxLength).describe(describe(LIMITS.queryMaxLength));

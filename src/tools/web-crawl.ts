@@ -15,6 +15,7 @@ import {
   extractModeParam,
   listOptions,
   listParams,
+  optionalQueryParam,
   pathsParam,
   refuseConflicts,
   selectorOptions,
@@ -64,13 +65,7 @@ export const webCrawlTool = defineTool({
         .max(LIMITS.crawlMaxDepth)
         .optional()
         .describe(t.params.max_depth(CRAWL_DEFAULTS.maxDepth, LIMITS.crawlMaxDepth)),
-      query: z
-        .string()
-        .trim()
-        .min(1)
-        .max(LIMITS.queryMaxLength)
-        .optional()
-        .describe(t.params.crawl_query(LIMITS.queryMaxLength)),
+      query: optionalQueryParam(t.params.crawl_query),
       include_paths: pathsParam(
         t.params.include_paths(LIMITS.pathPatternsMax, LIMITS.pathPatternMaxLength),
       ),

@@ -4,7 +4,7 @@ import { LIMITS } from "../limits.js";
 import { MAP_DEFAULTS, type MapOptions } from "../options.js";
 import { SITEMAP_MODES } from "../values.js";
 import { mapText } from "./format.js";
-import { pathsParam, urlParam } from "./params.js";
+import { optionalQueryParam, pathsParam, urlParam } from "./params.js";
 import { mapResultSchema } from "./schemas.js";
 import { defineTool } from "./types.js";
 
@@ -21,13 +21,7 @@ export const webMapTool = defineTool({
         .max(LIMITS.mapMaxLinks, `must be between 1 and ${LIMITS.mapMaxLinks}`)
         .optional()
         .describe(t.params.map_limit(MAP_DEFAULTS.limit, LIMITS.mapMaxLinks)),
-      search: z
-        .string()
-        .trim()
-        .min(1)
-        .max(LIMITS.queryMaxLength)
-        .optional()
-        .describe(t.params.map_search(LIMITS.queryMaxLength)),
+      search: optionalQueryParam(t.params.map_search),
       sitemap: z.enum(SITEMAP_MODES).optional().describe(t.params.sitemap),
       include_subdomains: z.boolean().optional().describe(t.params.include_subdomains),
       include_paths: pathsParam(
