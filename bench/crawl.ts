@@ -1,6 +1,6 @@
 /**
  * Crawl throughput of the Redis queue: the local crawl site (about 350 pages on one host,
- * 127.0.0.1) crawled by 1, 2 and 3 `webfetch worker` processes (the built CLI, each its own
+ * 127.0.0.1, each answer taking LATENCY_MS) crawled by 1, 2 and 3 `webfetch worker` processes (the built CLI, each its own
  * process, concurrency 4 each) against a redis-server this script starts, with the in-process
  * `web.crawl` (concurrency 4) as the reference row. Each row gets a fresh site, so its
  * "max in flight" is the most requests the site served at once during that row: the per-origin
@@ -23,6 +23,12 @@ const CRAWL: CrawlOptions = { limit: 400, maxDepth: 5, concurrency: 4 };
 const WORKER_CONCURRENCY = 4;
 const ROW_TIMEOUT_MS = 180_000;
 const HOST = "127.0.0.1";
+/**
+ * Each answer of the site takes this long, as a real server's would: the crawl is then bound by
+ * how many requests it keeps in flight (each worker's concurrency, and across workers the
+ * per-origin limit), not by this machine's two cores.
+ */
+const LATENCY_MS = 40;
 
 interface Row {
   name: string;
@@ -34,7 +40,7 @@ interface Row {
 const perOrigin = resolveOptions({}).maxConnectionsPerOrigin;
 
 async function inProcess(): Promise<Row> {
-  const site = await startCrawlSite({ slowMs: 200 });
+  const site = await startCrawlSite({ slowMs: 200, latencyMs: LATENCY_MS });
   const web = createWebFetch({ logger: silentLogger, allowAddresses: [`${HOST}:${site.port}`] });
   try {
     const started = performance.now();
@@ -99,7 +105,7 @@ async function stopWorker(child: ChildProcess): Promise<void> {
 }
 
 async function queued(workers: number, redisUrl: string): Promise<Row> {
-  const site = await startCrawlSite({ slowMs: 200 });
+  const site = await startCrawlSite({ slowMs: 200, latencyMs: LATENCY_MS });
   const children: ChildProcess[] = [];
   const crawls = new QueuedCrawls({ redisUrl });
   try {

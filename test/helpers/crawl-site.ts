@@ -35,6 +35,11 @@ export interface CrawlSiteOptions {
   crawlDelaySeconds?: number;
   /** How long `/slow` waits before answering. @default 3000 */
   slowMs?: number;
+  /**
+   * How long every other answer waits, ms, like a server that takes its time (a crawl's speed
+   * then depends on how many requests it has in flight). @default 0
+   */
+  latencyMs?: number;
 }
 
 export interface CrawlRequest {
@@ -242,6 +247,7 @@ ${locs.map((loc) => `<url><loc>${loc}</loc></url>`).join("\n")}
 /** Starts the crawl site on 127.0.0.1 with an ephemeral port. */
 export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<CrawlSite> {
   const slowMs = options.slowMs ?? 3000;
+  const latencyMs = options.latencyMs ?? 0;
   const requests: CrawlRequest[] = [];
   const inFlight = new Map<string, number>();
   const maxima = new Map<string, number>();
@@ -424,11 +430,12 @@ ${links([
       res.writeHead(found.status ?? 200, { "content-type": found.type });
       res.end(found.body);
     };
-    if (!found.delay) return send();
+    const wait = found.delay ? slowMs : latencyMs;
+    if (wait === 0) return send();
     const timer = setTimeout(() => {
       timers.delete(timer);
       send();
-    }, slowMs);
+    }, wait);
     timers.add(timer);
     res.on("close", () => {
       clearTimeout(timer);
