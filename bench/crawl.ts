@@ -1,7 +1,7 @@
 /**
  * Crawl throughput of the Redis queue: the local crawl site (about 350 pages on one host,
- * 127.0.0.1, each answer taking LATENCY_MS) crawled by 1, 2 and 3 `webfetch worker` processes (the built CLI, each its own
- * process, concurrency 4 each) against a redis-server this script starts, with the in-process
+ * 127.0.0.1, each answer taking LATENCY_MS) crawled by 1, 2 and 3 `webfetch worker` processes
+ * (the built CLI, each its own process, concurrency 4 each) against a redis-server this script starts, with the in-process
  * `web.crawl` (concurrency 4) as the reference row. Each row gets a fresh site, so its
  * "max in flight" is the most requests the site served at once during that row: the per-origin
  * politeness limit (counted in Redis across the workers) must hold it at or under the
