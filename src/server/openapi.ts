@@ -44,21 +44,26 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
-/** Every code an answer may carry, by its HTTP status. */
-function codesByStatus(): Map<number, string[]> {
+/** Codes only some routes answer, listed by those routes alone. */
+const ROUTE_CODES: ReadonlySet<string> = new Set(["TOO_MANY_CRAWLS"]);
+
+/** Every code an answer may carry, by its HTTP status; with `extra`, those route codes too. */
+function codesByStatus(extra: readonly string[] = []): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   const add = (status: number, code: string) =>
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  for (const code of [...ERROR_CODES, ...SERVICE_ERROR_CODES]) add(statusOf(code), code);
+  for (const code of [...ERROR_CODES, ...SERVICE_ERROR_CODES]) {
+    if (!ROUTE_CODES.has(code) || extra.includes(code)) add(statusOf(code), code);
+  }
   // The service's own rate limit; a provider's RATE_LIMITED stays an upstream failure.
   add(429, "RATE_LIMITED");
   add(405, "METHOD_NOT_ALLOWED");
   return byStatus;
 }
 
-/** The error answers of a route, each status with the codes it carries. */
-function errorResponses(statuses: readonly number[]): Json {
-  const byStatus = codesByStatus();
+/** The error answers of a route, each status with the codes it carries (`extra`: its own). */
+function errorResponses(statuses: readonly number[], extra: readonly string[] = []): Json {
+  const byStatus = codesByStatus(extra);
   return Object.fromEntries(
     statuses.map((status) => [
       String(status),
@@ -348,7 +353,7 @@ function crawlPaths(): Json {
             description: "The job, started",
             content: jsonContent(schemaOf(crawlStartedSchema, "output")),
           },
-          ...errorResponses([400, 403, ...GUARD_STATUSES, 500]),
+          ...errorResponses([400, 403, ...GUARD_STATUSES, 500], ["TOO_MANY_CRAWLS"]),
         },
       },
     },

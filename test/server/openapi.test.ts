@@ -97,6 +97,13 @@ describe("GET /openapi.json", () => {
     expect(responses["403"]?.description).toContain("BLOCKED_ADDRESS");
     expect(responses["422"]?.description).toContain("SELECTOR_NOT_FOUND");
     expect(responses["429"]?.description).toContain("RATE_LIMITED");
+    // A route's own code is listed for that route alone.
+    expect(responses["429"]?.description).not.toContain("TOO_MANY_CRAWLS");
+    const crawl = doc.paths["/v1/crawl"]!.post!.responses as Record<
+      string,
+      { description: string }
+    >;
+    expect(crawl["429"]?.description).toContain("TOO_MANY_CRAWLS");
     const body = (
       doc.paths["/v1/fetch"]!.post as unknown as {
         requestBody: { content: { "application/json": { schema: { properties: object } } } };
