@@ -27,6 +27,9 @@ import type { CrawlWarning } from "../warnings.js";
 import { checkCall } from "./call.js";
 import type { Resources } from "./resources.js";
 
+/** The end of a turn no origin asked for. */
+const NO_TURN = () => {};
+
 /** Characters of a page's content read to score its links for a query. */
 const QUERY_SCAN_CHARS = 20_000;
 
@@ -117,8 +120,12 @@ export class CrawlVisitor {
     let result: FetchResult;
     try {
       if (!(await this.#allowed(url, signal))) return { kind: "robots", error: robotsRefusal(url) };
-      await this.#pace(url, signal);
-      result = await this.#fetch(task.url, { ...this.#call.page, links: true, signal });
+      const done = await this.#pace(url, signal);
+      try {
+        result = await this.#fetch(task.url, { ...this.#call.page, links: true, signal });
+      } finally {
+        done();
+      }
     } catch (error) {
       signal.throwIfAborted();
       if (!isWebFetchError(error)) throw error;
@@ -161,9 +168,12 @@ export class CrawlVisitor {
     return (await judge)(url);
   }
 
-  /** Waits for the origin's turn when its robots.txt sets a `Crawl-delay`. */
-  async #pace(url: URL, signal: AbortSignal): Promise<void> {
-    if (this.#ignoresRobots()) return;
+  /**
+   * Waits for the origin's turn when its robots.txt sets a `Crawl-delay`; resolves with what
+   * ends the turn once the page is fetched.
+   */
+  async #pace(url: URL, signal: AbortSignal): Promise<() => void> {
+    if (this.#ignoresRobots()) return NO_TURN;
     let delay = this.#delays.get(url.origin);
     if (!delay) {
       delay = this.#resources.fetcher
@@ -172,7 +182,7 @@ export class CrawlVisitor {
       this.#delays.set(url.origin, delay);
     }
     const seconds = await delay;
-    if (!seconds) return;
+    if (!seconds) return NO_TURN;
     let ms = seconds * 1000;
     if (ms > LIMITS.crawlMaxDelayMs) {
       ms = LIMITS.crawlMaxDelayMs;
@@ -183,7 +193,7 @@ export class CrawlVisitor {
         maxSeconds: LIMITS.crawlMaxDelayMs / 1000,
       });
     }
-    await this.#resources.pacer.wait(url.origin, ms, signal);
+    return this.#resources.pacer.acquire(url.origin, ms, signal);
   }
 
   #ignoresRobots(): boolean {
