@@ -1,11 +1,11 @@
 /**
  * web.crawl(): a site's pages from a start URL, breadth-first (or best-first for a query), each
  * fetched as `web.fetch` would (the guard, the domain lists, the cache, the per-origin limit)
- * and handed out as it arrives. robots.txt decides which URLs are fetched and its `Crawl-delay`
- * gives its origin one request at a time, spaced by the delay; a URL is fetched once after normalizing, a page returned
- * once (its redirect target, its canonical URL and its text are remembered); traps are bounded
- * (follow.ts, traps.ts). The crawl waits while its reader has unread pages, and stops at once
- * when its signal aborts or its reader stops reading.
+ * and handed out as it arrives. robots.txt decides which URLs are fetched, and its
+ * `Crawl-delay` gives its origin one request at a time, spaced by the delay; a URL is fetched
+ * once after normalizing, a page returned once (its redirect target, its canonical URL and its
+ * text are remembered); traps are bounded (follow.ts, traps.ts). The crawl waits while its
+ * reader has unread pages, and stops at once when its signal aborts or its reader stops reading.
  */
 import { LIMITS } from "../limits.js";
 import { parseTargetUrl } from "../net/url.js";
