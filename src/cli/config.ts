@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { DEFAULT_CONFIG_FILE } from "../config/load.js";
+import { DEFAULT_CONFIG_FILE } from "../config/file.js";
 import { WebFetchError } from "../errors.js";
 import type { CommandContext } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";

@@ -5,7 +5,6 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { convertHtml } from "../convert/html.js";
 import { WebFetchError } from "../errors.js";
 import { type CommandContext, callFlags } from "./flags.js";
 import { EXIT, type GlobalFlags, withNewline } from "./io.js";
@@ -33,6 +32,7 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
       cli.action<ConvertFlags>(async (flags, [file]) => {
         refuseConflicts(flags);
         const html = file === "-" ? await readStream(cli.io.stdin) : await readInput(file!);
+        const { convertHtml } = await import("../convert/html.js");
         const doc = convertHtml(html, {
           ...(flags.url ? { url: flags.url } : {}),
           format: flags.extractMode ?? "markdown",

@@ -10,7 +10,6 @@ import { LIMITS } from "../limits.js";
 import { CRAWL_DEFAULTS, type CrawlOptions, type CrawlProgress } from "../options.js";
 import { crawlPageText, crawlSummaryText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
-import { createWebFetch } from "../webfetch/index.js";
 import { addContentFlags, type CommandContext, callFlags, collect } from "./flags.js";
 import { type CliIO, EXIT } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
@@ -81,7 +80,8 @@ async function crawlCommand(url: string, flags: CrawlFlags, cli: CommandContext)
   // A crawl's --query orders the pages; it does not cut their content, so it conflicts with nothing.
   const { query: _ordering, ...pageFlags } = flags;
   refuseConflicts(pageFlags);
-  const { options } = cliSetup(flags, io, env);
+  const { options } = await cliSetup(flags, io, env);
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   const stop = new AbortController();
   const onInterrupt = () => stop.abort(new Error("interrupted"));

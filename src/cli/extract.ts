@@ -8,7 +8,6 @@ import type { ExtractOptions } from "../options.js";
 import type { ExtractProgress } from "../pages/extract.js";
 import { extractText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
-import { createWebFetch } from "../webfetch/index.js";
 import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
@@ -44,7 +43,8 @@ async function extractCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   refuseConflicts(flags);
-  const { options } = cliSetup(flags, io, env);
+  const { options } = await cliSetup(flags, io, env);
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   const call: ExtractOptions = {
     ...callOptions(flags),

@@ -10,7 +10,6 @@ import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { schemaFromJson } from "../llm/schema.js";
 import { DEFAULTS, type FetchOptions } from "../options.js";
 import type { FetchResult, Screenshot } from "../result.js";
 import { listsText } from "../tools/format.js";
@@ -21,7 +20,6 @@ import {
   type RedirectPolicy,
   type RenderMode,
 } from "../values.js";
-import { createWebFetch } from "../webfetch/index.js";
 import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
@@ -98,7 +96,7 @@ async function fetchCommand(
   env: NodeJS.ProcessEnv,
   t: CliTexts,
 ): Promise<number> {
-  const schema = flags.schema === undefined ? undefined : readSchemaFile(flags.schema);
+  const schema = flags.schema === undefined ? undefined : await readSchemaFile(flags.schema);
   refuseConflicts({ ...flags, schema });
   if (flags.screenshot !== undefined && urls.length > 1) {
     throw new WebFetchError("INVALID_INPUT", "--screenshot takes one URL", { retryable: false });
@@ -108,7 +106,8 @@ async function fetchCommand(
       retryable: false,
     });
   }
-  const { options } = cliSetup(flags, io, env);
+  const { options } = await cliSetup(flags, io, env);
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   const call: FetchOptions = {
     ...callOptions(flags),
@@ -209,7 +208,7 @@ function section(result: FetchResult, text: string): string {
 }
 
 /** The JSON Schema in `path`: a file that cannot be read or is not JSON is INVALID_INPUT naming it. */
-function readSchemaFile(path: string): Record<string, unknown> {
+async function readSchemaFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -220,5 +219,6 @@ function readSchemaFile(path: string): Record<string, unknown> {
       { retryable: false },
     );
   }
+  const { schemaFromJson } = await import("../llm/schema.js");
   return schemaFromJson(text, `--schema: ${path}`);
 }

@@ -8,7 +8,6 @@ import { LIMITS } from "../limits.js";
 import { DEFAULTS, MAP_DEFAULTS, type MapOptions } from "../options.js";
 import type { MapResult } from "../result.js";
 import { SITEMAP_MODES, type SitemapMode } from "../values.js";
-import { createWebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -64,7 +63,8 @@ export function addMapCommand(program: Command, cli: CommandContext): void {
 
 async function mapCommand(url: string, flags: MapFlags, cli: CommandContext): Promise<number> {
   const { io, env, t } = cli;
-  const { options } = cliSetup(flags, io, env);
+  const { options } = await cliSetup(flags, io, env);
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   try {
     const result = await web.map(url, mapOptions(flags));

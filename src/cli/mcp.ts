@@ -6,7 +6,6 @@
 import { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import { createLogger } from "../log.js";
-import { createWebFetch } from "../webfetch/index.js";
 import type { CommandContext } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -27,7 +26,8 @@ async function mcpCommand(flags: GlobalFlags, io: CliIO, env: NodeJS.ProcessEnv)
   // Loaded here so every other command starts without the MCP SDK.
   const { createMcpServer, createStdioTransport } = await import("../adapters/mcp.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
-  const { options, tools } = cliSetup(flags, io, env, logger);
+  const { options, tools } = await cliSetup(flags, io, env, logger);
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   try {
     const server = createMcpServer({ web, logger, ...tools });

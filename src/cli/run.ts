@@ -5,7 +5,7 @@
  * in a module of its own), and how a failure becomes an exit status.
  */
 import { Command, CommanderError, Option } from "commander";
-import { DEFAULT_CONFIG_FILE, loadConfig } from "../config/load.js";
+import { DEFAULT_CONFIG_FILE } from "../config/file.js";
 import { DEFAULTS, ENDPOINT_DEFAULTS } from "../options.js";
 import { ENDPOINT_KINDS, LOCALES, type Locale } from "../values.js";
 import { VERSION } from "../version.js";
@@ -52,7 +52,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const env = io.env ?? process.env;
   let status: number = EXIT.ok;
   let jsonErrors = argv.includes("--json");
-  const t = cliTexts(cliLocale(argv, io, env));
+  // The version alone needs nothing read: no configuration, no command.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const t = cliTexts(await cliLocale(argv, io, env));
 
   const cli: CommandContext = {
     io,
@@ -132,7 +137,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
  * library's default (English). Read before the arguments are parsed, so usage errors follow it
  * too; a configuration that cannot be read leaves the default (its error is reported later).
  */
-function cliLocale(argv: readonly string[], io: CliIO, env: NodeJS.ProcessEnv): Locale {
+async function cliLocale(
+  argv: readonly string[],
+  io: CliIO,
+  env: NodeJS.ProcessEnv,
+): Promise<Locale> {
   const flag = (name: string): string | undefined => {
     let value: string | undefined;
     argv.forEach((arg, i) => {
@@ -144,6 +153,8 @@ function cliLocale(argv: readonly string[], io: CliIO, env: NodeJS.ProcessEnv): 
   const given = flag("--locale");
   if (given !== undefined) return isLocale(given) ? given : DEFAULTS.locale;
   try {
+    // Loaded only when no --locale says it: the configuration's reader is the heaviest part.
+    const { loadConfig } = await import("../config/load.js");
     const config = loadConfig({ path: flag("--config"), env, ...(io.cwd ? { cwd: io.cwd } : {}) });
     return config.locale ?? DEFAULTS.locale;
   } catch {

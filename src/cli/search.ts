@@ -11,7 +11,7 @@ import { SEARCH_PROVIDER_IDS, type SearchProviderId } from "../search/types.js";
 import { contextText, searchText, type TextEnv } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import { SEARCH_DEPTHS, type SearchDepth, TIME_RANGES } from "../values.js";
-import { createWebFetch, type WebFetch } from "../webfetch/index.js";
+import type { WebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -135,8 +135,9 @@ async function withWeb(
   env: NodeJS.ProcessEnv,
   use: (web: WebFetch) => Promise<number>,
 ): Promise<number> {
-  const { options } = cliSetup(flags, io, env);
+  const { options } = await cliSetup(flags, io, env);
   if (flags.provider) options.search = { ...options.search, provider: flags.provider };
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   try {
     return await use(web);

@@ -10,7 +10,7 @@ import { createLogger, type Logger } from "../log.js";
 import { isLoopbackHost, isWildcardHost } from "../server/hosts.js";
 import { SERVER_DEFAULTS } from "../server/options.js";
 import type { WebFetchServer } from "../server/serve.js";
-import { createWebFetch, type WebFetch } from "../webfetch/index.js";
+import type { WebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -64,7 +64,7 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
   // Loaded here so every other command starts without the HTTP stack.
   const { createServer } = await import("../server/serve.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
-  const { options, tools, server: config, queue } = cliSetup(flags, io, env, logger);
+  const { options, tools, server: config, queue } = await cliSetup(flags, io, env, logger);
   const host = flags.host ?? config.host ?? SERVER_DEFAULTS.host;
   const port = flags.port ?? config.port ?? SERVER_DEFAULTS.port;
   // A service may hand its fetches to another one (remote mode), never to itself: every
@@ -76,6 +76,7 @@ async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv
     return EXIT.usage;
   }
   const token = config.token || env.WEBFETCH_API_TOKEN || undefined;
+  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   const redisUrl = flags.redis ?? queue.url;
   // With a queue, this service only starts and reads crawls; `webfetch worker`s run them, and

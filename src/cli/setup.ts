@@ -5,14 +5,12 @@
  */
 
 import { checkHeader, type ExclusiveNames, optionConflict } from "../checks.js";
-import { loadConfig, optionsFromConfig, toolsOptionsFromConfig } from "../config/load.js";
 import type { WebFetchConfig } from "../config/schema.js";
 import { WebFetchError } from "../errors.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
 import { parseAddressRules } from "../net/allowlist.js";
 import { type FetchOptions, resolveOptions, type WebFetchOptions } from "../options.js";
 import type { ToolsOptions } from "../tools/options.js";
-import { toolNames } from "../tools/registry.js";
 import { type OutputFormat, TOOL_IDS } from "../values.js";
 import type { CliIO, GlobalFlags } from "./io.js";
 
@@ -29,12 +27,15 @@ export interface CliSetup {
  * The instance and tool options of a run. Fetches log only with --verbose unless `logger` is
  * given (the MCP server logs to stderr always).
  */
-export function cliSetup(
+export async function cliSetup(
   flags: GlobalFlags & { userAgent?: string },
   io: CliIO,
   env: NodeJS.ProcessEnv,
   logger?: Logger,
-): CliSetup {
+): Promise<CliSetup> {
+  // Loaded here, by the commands that run: --help and --version start without them.
+  const [{ loadConfig, optionsFromConfig, toolsOptionsFromConfig }, { toolNames }] =
+    await Promise.all([import("../config/load.js"), import("../tools/registry.js")]);
   const config = loadConfig({ path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) });
   const options = optionsFromConfig(config);
   const tools = toolsOptionsFromConfig(config);

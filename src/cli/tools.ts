@@ -3,12 +3,7 @@
  * after the configuration's prefix, names and `enabled` flags, in the shape of each adapter.
  */
 import { type Command, Option } from "commander";
-import { anthropicTool } from "../adapters/anthropic.js";
-import { openaiChatTool } from "../adapters/openai.js";
-import { mcpToolSchema } from "../tools/json-schema.js";
-import { createTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
-import { createWebFetch } from "../webfetch/index.js";
 import type { CommandContext } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
@@ -21,13 +16,6 @@ interface ToolsFlags extends GlobalFlags {
   /** With --format openai: OpenAI's strict-mode variant. */
   strict?: boolean;
 }
-
-/** One tool in each format; openai is the Chat Completions form. */
-const FORMATS: Record<ToolsFlags["format"], (tool: Tool, flags: ToolsFlags) => unknown> = {
-  mcp: (tool) => mcpToolSchema(tool),
-  openai: (tool, flags) => openaiChatTool(tool, { strict: flags.strict ?? false }),
-  anthropic: (tool) => anthropicTool(tool),
-};
 
 /** Adds `tools` to the program. */
 export function addToolsCommand(program: Command, cli: CommandContext): void {
@@ -42,7 +30,27 @@ export function addToolsCommand(program: Command, cli: CommandContext): void {
 }
 
 async function toolsCommand(flags: ToolsFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
-  const { options, tools } = cliSetup(flags, io, env);
+  const { options, tools } = await cliSetup(flags, io, env);
+  // Loaded here, so every other command starts without the adapters.
+  const [
+    { createWebFetch },
+    { createTools },
+    { mcpToolSchema },
+    { openaiChatTool },
+    { anthropicTool },
+  ] = await Promise.all([
+    import("../webfetch/index.js"),
+    import("../tools/registry.js"),
+    import("../tools/json-schema.js"),
+    import("../adapters/openai.js"),
+    import("../adapters/anthropic.js"),
+  ]);
+  // One tool in each format; openai is the Chat Completions form.
+  const formats: Record<ToolsFlags["format"], (tool: Tool) => unknown> = {
+    mcp: (tool) => mcpToolSchema(tool),
+    openai: (tool) => openaiChatTool(tool, { strict: flags.strict ?? false }),
+    anthropic: (tool) => anthropicTool(tool),
+  };
   const web = createWebFetch(options);
   try {
     const built = createTools({
@@ -50,7 +58,7 @@ async function toolsCommand(flags: ToolsFlags, io: CliIO, env: NodeJS.ProcessEnv
       ...tools,
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    const schemas = built.map((tool) => FORMATS[flags.format](tool, flags));
+    const schemas = built.map((tool) => formats[flags.format](tool));
     io.stdout.write(`${JSON.stringify(schemas, null, 2)}\n`);
     return EXIT.ok;
   } finally {

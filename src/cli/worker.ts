@@ -52,7 +52,7 @@ async function workerCommand(flags: WorkerFlags, cli: CommandContext): Promise<n
   // Loaded here so every other command starts without the queue's packages.
   const { startCrawlWorker } = await import("../queue/worker.js");
   const logger = createLogger(flags.verbose ? "debug" : undefined);
-  const { options, queue } = cliSetup(flags, io, env, logger);
+  const { options, queue } = await cliSetup(flags, io, env, logger);
   const redisUrl = flags.redis ?? queue.url;
   if (!redisUrl) {
     throw new WebFetchError(

@@ -11,10 +11,10 @@ import { WebFetchError } from "../errors.js";
 import type { LlmSettings, WebFetchOptions } from "../options.js";
 import type { ToolOptions, ToolsOptions } from "../tools/options.js";
 import { TOOL_IDS } from "../values.js";
+import { DEFAULT_CONFIG_FILE } from "./file.js";
 import { configSchema, type WebFetchConfig } from "./schema.js";
 
-/** The file looked for in the working directory when no path is given. */
-export const DEFAULT_CONFIG_FILE = "webfetch.config.yaml";
+export { DEFAULT_CONFIG_FILE };
 
 /** `${NAME}` or `${NAME:-default}`. */
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
