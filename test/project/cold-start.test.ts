@@ -1,0 +1,51 @@
+/**
+ * What starting the CLI loads: the modules `src/cli/bin.ts` reaches through static imports of
+ * values (type imports and `await import()` load nothing at start) use only the few packages
+ * every command needs to parse its arguments. A command's machinery (the library with undici
+ * and linkedom, the configuration reader, zod, the SDKs) is loaded when that command runs.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../../src", import.meta.url));
+
+/** Packages the CLI may load before a command runs. */
+const AT_START = ["commander", "ipaddr.js", "pino"];
+
+/** Static value imports of `file`: relative ones as .ts paths, and package names. */
+function staticImports(file: string): { local: string[]; packages: string[] } {
+  const text = readFileSync(file, "utf8");
+  const local: string[] = [];
+  const packages: string[] = [];
+  for (const match of text.matchAll(
+    /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:[^;]*?\bfrom\s+)?"([^"]+)"/g,
+  )) {
+    const spec = match[1]!;
+    if (spec.startsWith(".")) local.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+    else if (!spec.startsWith("node:")) {
+      packages.push(
+        spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!,
+      );
+    }
+  }
+  return { local, packages };
+}
+
+it("starts the CLI with the packages that parse arguments, and nothing heavier", () => {
+  const seen = new Set<string>();
+  const reached = new Map<string, string>();
+  const walk = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const { local, packages } = staticImports(file);
+    for (const name of packages) if (!reached.has(name)) reached.set(name, relative(SRC, file));
+    for (const next of local) walk(next);
+  };
+  walk(resolve(SRC, "cli/bin.ts"));
+  const extra = [...reached].filter(([name]) => !AT_START.includes(name));
+  expect(extra).toEqual([]);
+  // The walk did reach the commands.
+  expect(seen.has(resolve(SRC, "cli/crawl.ts"))).toBe(true);
+});
