@@ -20,8 +20,16 @@ export const LIMITS = {
   maxTimeout: 2_147_483_647,
   /** Longest Retry-After worth waiting for, milliseconds. */
   maxRetryAfter: 5_000,
-  /** Conversion threads: pages convert in parallel up to this, and never on the event loop. */
+  /**
+   * Conversion threads: pages convert in parallel up to this, off the event loop. Plain text is
+   * the exception, see inlineTextBytes.
+   */
   convertThreads: 2,
+  /**
+   * Plain text (text, Markdown, CSV) up to this many bytes converts on the event loop: its
+   * conversion is one linear pass, cheaper than the hand-off to a thread and back.
+   */
+  inlineTextBytes: 1_048_576,
   /** Heap of one conversion thread, MiB: a page that needs more fails with TOO_LARGE. */
   convertHeapMb: 256,
   /** Pages whose id (for read and grep) an instance remembers; the oldest are forgotten first. */

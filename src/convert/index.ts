@@ -14,8 +14,8 @@ import { convertFeed } from "./feed.js";
 import { type ConvertedDocument, convertHtml } from "./html.js";
 import { convertJson } from "./json.js";
 import { convertPdf } from "./pdf.js";
+import { convertPlain, isPlainKind } from "./plain.js";
 import { sniffContent } from "./sniff.js";
-import { convertText } from "./text.js";
 
 export interface ConvertOptions {
   url: string;
@@ -67,17 +67,15 @@ export async function convertBody(
       ...(options.format === "raw" ? { rawUnavailable: true as const } : {}),
     };
   }
-  const decodeKind =
-    kind === "html"
-      ? "html"
-      : kind === "xhtml" || kind === "feed" || kind === "xml"
-        ? "xml"
-        : "other";
+  if (isPlainKind(kind)) return convertPlain(body, headerType, kind, mimeType, options.format);
+  // What is left is markup (HTML, XHTML, feeds) or JSON.
+  const decodeKind = kind === "html" ? "html" : kind === "json" ? "other" : "xml";
   const { text, charset } = decodeBody(body, headerType, decodeKind);
   const base = { contentType: mimeType, charset };
   if (kind === "html" || kind === "xhtml") return { ...base, ...convertHtml(text, options) };
   if (options.format === "raw") return { ...base, ...rawMetadata(kind, text), content: text };
-  const converted = convertOther(kind, text, options.url);
+  const converted =
+    kind === "json" ? { content: convertJson(text) } : convertFeed(text, { url: options.url });
   if (options.format === "html") {
     const content = converted.content === "" ? "" : `<pre>${escapeHtml(converted.content)}</pre>`;
     return { ...base, ...converted, content };
@@ -93,18 +91,5 @@ function rawMetadata(kind: string, text: string): Pick<ConvertedDocument, "title
     return { ...(title ? { title } : {}), ...(description ? { description } : {}) };
   } catch {
     return {}; // a feed that does not parse is still its own text
-  }
-}
-
-/** A type that is not HTML or PDF, converted as Markdown (feeds) or as its own text. */
-function convertOther(kind: string, text: string, url: string): ConvertedDocument {
-  switch (kind) {
-    case "json":
-      return { content: convertJson(text) };
-    case "feed":
-      return convertFeed(text, { url });
-    default:
-      // markdown, text, csv and other XML are returned as they are.
-      return { content: convertText(text) };
   }
 }

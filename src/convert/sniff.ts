@@ -344,7 +344,8 @@ function looksBinary(bytes: Uint8Array, declaredText: boolean): boolean {
   const sample = bytes.subarray(0, SNIFF_BYTES);
   let nul = 0;
   let control = 0;
-  for (const b of sample) {
+  for (let i = 0; i < sample.length; i++) {
+    const b = sample[i]!;
     if (b === 0) nul++;
     else if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) {
       control++;
@@ -354,19 +355,24 @@ function looksBinary(bytes: Uint8Array, declaredText: boolean): boolean {
   return nul > nulLimit || control > sample.length * CONTROL_SHARE;
 }
 
+/** Decoders of the head, made once: decoding without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8");
+const UTF16LE = new TextDecoder("utf-16le");
+const UTF16BE = new TextDecoder("utf-16be");
+
 /** The start of the body as text (UTF-16 when it has a UTF-16 BOM, else UTF-8). */
 function readHead(bytes: Uint8Array): Head {
   const sample = bytes.subarray(0, SNIFF_BYTES);
   let text: string;
   let utf16 = false;
   if (sample[0] === 0xff && sample[1] === 0xfe) {
-    text = new TextDecoder("utf-16le").decode(sample);
+    text = UTF16LE.decode(sample);
     utf16 = true;
   } else if (sample[0] === 0xfe && sample[1] === 0xff) {
-    text = new TextDecoder("utf-16be").decode(sample);
+    text = UTF16BE.decode(sample);
     utf16 = true;
   } else {
-    text = new TextDecoder("utf-8").decode(sample);
+    text = UTF8.decode(sample);
   }
   return { text: text.replace(/^\ufeff/, "").trimStart(), utf16 };
 }

@@ -65,9 +65,21 @@ export function matchesAddressRule(
   if (addr === undefined) return false;
   return rules.some((rule) => {
     if (rule.port !== undefined && rule.port !== port) return false;
-    const range = ipaddr.parseCIDR(rule.cidr);
+    const range = rangeOf(rule);
     return range[0].kind() === addr.kind() && addr.match(range);
   });
+}
+
+/** Each rule's range, parsed on its first match rather than on every one. */
+const ranges = new WeakMap<AddressRule, [ipaddr.IPv4 | ipaddr.IPv6, number]>();
+
+function rangeOf(rule: AddressRule): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  let range = ranges.get(rule);
+  if (!range) {
+    range = ipaddr.parseCIDR(rule.cidr);
+    ranges.set(rule, range);
+  }
+  return range;
 }
 
 function parseEntry(raw: string): AddressRule {

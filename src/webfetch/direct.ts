@@ -5,6 +5,7 @@
  */
 import type { CachedPage } from "../cache/store.js";
 import type { ConvertedBody, ConvertOptions } from "../convert/index.js";
+import { convertInline } from "../convert/plain.js";
 import { firstHeader, type RawResponse } from "../fetch/fetcher.js";
 import { LIMITS } from "../limits.js";
 import type { Deadline } from "../net/deadline.js";
@@ -37,8 +38,9 @@ export function directSource(resources: Resources): PageSource {
   const { resolved, fetcher } = resources;
 
   /**
-   * Conversion runs on a thread, inside the same deadline as the fetch; the time it took, the
-   * hand-off to the thread and back included, is added to `clock.convertMs`.
+   * Conversion runs on a thread, inside the same deadline as the fetch, except a small plain-text
+   * body's, which converts at once; the time it took, the hand-off to the thread and back
+   * included, is added to `clock.convertMs`.
    */
   async function convertIn(
     deadline: Deadline,
@@ -49,9 +51,14 @@ export function directSource(resources: Resources): PageSource {
   ) {
     const started = performance.now();
     try {
-      return await inSpan(SPANS.convert, { "url.full": options.url }, () =>
-        deadline.race(resources.converter.convert(body, headerType, options, deadline.signal)),
-      );
+      return await inSpan(SPANS.convert, { "url.full": options.url }, async () => {
+        const { url, format } = options;
+        const plain = convertInline(body, headerType, url, format, LIMITS.inlineTextBytes);
+        if (plain) return plain;
+        return deadline.race(
+          resources.converter.convert(body, headerType, options, deadline.signal),
+        );
+      });
     } finally {
       clock.convertMs = (clock.convertMs ?? 0) + performance.now() - started;
     }
