@@ -183,12 +183,30 @@ export function parseIpLiteral(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefi
   return parseStrict(text);
 }
 
+/** Four decimal parts without leading zeros; each is then checked to be at most 255. */
+const FOUR_PART_DECIMAL = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
+
+/**
+ * Whether `text` is a dotted-decimal IPv4 address, four parts of 0-255 without leading zeros:
+ * the only IPv4 form a resolver and a browser read alike. A regular expression and four
+ * numbers: ipaddr.js builds (and for a name, throws) an address object to say the same.
+ *
+ * @example
+ * isFourPartDecimal("127.0.0.1")  // true
+ * isFourPartDecimal("127.1")      // false
+ */
+export function isFourPartDecimal(text: string): boolean {
+  if (!FOUR_PART_DECIMAL.test(text)) return false;
+  for (const part of text.split(".")) if (Number(part) > 255) return false;
+  return true;
+}
+
 function parseStrict(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
+  if (isFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
   if (!IPV6_CHARS.test(text) || !ipaddr.IPv6.isValid(text)) return undefined;
   // ipaddr.js accepts octal and hex in a dotted tail (`::ffff:0x7f.0.0.1`); a resolver never does.
   const tail = IPV6_DOTTED_TAIL.exec(text)?.[1];
-  if (tail !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return undefined;
+  if (tail !== undefined && !isFourPartDecimal(tail)) return undefined;
   if (tail !== undefined && text === `::${tail}`) {
     // ipaddr.js reads `::1.2.3.4` as IPv4-mapped (::ffff:1.2.3.4); RFC 4291 §2.5.5.1 says
     // IPv4-compatible (::102:304). Build it ourselves so the reason and allowlist are right.

@@ -9,9 +9,9 @@
  * userinfo (`http://@host/`), which it drops silently. Pure: no DNS, no sockets.
  */
 
-import ipaddr from "ipaddr.js";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import { isFourPartDecimal } from "./address.js";
 
 /** A URL that passed the policy, with the host ready for the address guard. */
 export interface ParsedTarget {
@@ -99,7 +99,7 @@ export function parseTargetUrl(input: string): ParsedTarget {
     // may still read them as addresses. Parse the dot-less name again so it gets the same checks.
     hostname = reparseHost(hostname, text);
   }
-  if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) {
+  if (isFourPartDecimal(hostname)) {
     if (hostname !== host) url.hostname = hostname;
     return { url, hostname, ipLiteral: hostname, port };
   }

@@ -5,7 +5,7 @@
  * by itself.
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { positiveInt } from "../checks.js";
@@ -133,18 +133,7 @@ export function createApp(options: AppOptions): Hono {
   // check, so a browser can load the page that then asks for the token.
   mountPlayground(app);
   if (options.token) app.use("*", bearerAuth(options.token));
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes,
-      onError: (c) =>
-        errorResponse(
-          c,
-          "PAYLOAD_TOO_LARGE",
-          `Request body exceeds ${options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes} bytes`,
-        ),
-    }),
-  );
+  app.use("*", limitBody(options.maxBodyBytes ?? SERVER_DEFAULTS.maxBodyBytes));
 
   // The service crawls when the web_crawl tool is enabled and the instance fetches itself (a
   // remote-mode instance hands its fetches to another service, which crawls on its own).
@@ -260,6 +249,24 @@ const HTML_SANDBOX = {
   "Content-Security-Policy": "sandbox; default-src 'none'; img-src https: http:",
   "X-Content-Type-Options": "nosniff",
 } as const;
+
+/**
+ * Refuses a body over `maxBytes` with PAYLOAD_TOO_LARGE. A declared Content-Length is checked
+ * before the body is read; a chunked body is counted as it is read. A request with neither has
+ * no body, and is not touched: asking for its body would build a full web Request, which costs
+ * more than the rest of answering a cached page.
+ */
+function limitBody(maxBytes: number): MiddlewareHandler {
+  const tooLarge = (c: Context) =>
+    errorResponse(c, "PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
+  const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return (c, next) => {
+    if (c.req.header("transfer-encoding") !== undefined) return counted(c, next);
+    const length = c.req.header("content-length");
+    if (length !== undefined && Number(length) > maxBytes) return Promise.resolve(tooLarge(c));
+    return next();
+  };
+}
 
 /** A body that is not JSON: the client's mistake, answered 400. */
 class BadRequest extends Error {}

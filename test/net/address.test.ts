@@ -4,7 +4,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { describe, expect, it } from "vitest";
-import { classifyAddress, parseIpLiteral } from "../../src/net/address.js";
+import { classifyAddress, isFourPartDecimal, parseIpLiteral } from "../../src/net/address.js";
 
 /** [address, reason]: one or two addresses per range, edges included. */
 const REFUSED: readonly (readonly [string, string])[] = [
@@ -231,5 +231,32 @@ describe("parseIpLiteral", () => {
     expect(parseIpLiteral("::ffff:1.2.3.4")?.kind()).toBe("ipv6");
     expect(parseIpLiteral("0x7f.1")).toBeUndefined();
     expect(parseIpLiteral("fe80::1%eth0")).toBeUndefined();
+  });
+});
+
+describe("isFourPartDecimal", () => {
+  // The same answer as ipaddr.js's own check, which it replaces on the hot path.
+  it.each([
+    "127.0.0.1",
+    "0.0.0.0",
+    "255.255.255.255",
+    "256.0.0.1",
+    "1.2.3.999",
+    "01.2.3.4",
+    "1.2.3",
+    "1.2.3.4.5",
+    "0x7f.0.0.1",
+    "127.1",
+    "2130706433",
+    "1.2.3.4 ",
+    "example.com",
+    "::1",
+    "",
+    "1..2.3",
+    "1.2.3.",
+    "1000.1.1.1",
+    "99.199.249.250",
+  ])("%j as ipaddr.js says", (text) => {
+    expect(isFourPartDecimal(text)).toBe(ipaddr.IPv4.isValidFourPartDecimal(text));
   });
 });

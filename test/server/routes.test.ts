@@ -235,6 +235,27 @@ describe("limits and logging", () => {
     );
   });
 
+  it("counts a chunked body as it arrives: over 1 MiB is refused with 413, under is served", async () => {
+    const chunked = (text: string) =>
+      fetch(`${s.url}/v1/fetch`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        // A stream has no length to declare: it goes out in chunks.
+        body: new Blob([text]).stream(),
+        duplex: "half",
+      } as RequestInit);
+    const big = await chunked(
+      JSON.stringify({ url: s.page("/article"), pad: "x".repeat(2 ** 20) }),
+    );
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { code: string } }).error.code).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
+    const small = await chunked(JSON.stringify({ url: s.page("/article") }));
+    expect(small.status).toBe(200);
+    expect(((await small.json()) as { title: string }).title).toBe("Fixture Article");
+  });
+
   it("logs one access line per request, without headers", async () => {
     const before = s.logs.filter((l) => l.msg === "request").length;
     await s.get("/health", { authorization: "Bearer secret-in-header" });
