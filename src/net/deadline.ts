@@ -13,13 +13,55 @@ export class Deadline {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
   readonly #endsAt: number;
-  readonly #timer: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  #timedOut = false;
+  /** The caller's signal and the listener that passes its abort on, until close(). */
+  #parent: { signal: AbortSignal; onAbort: () => void } | undefined;
+  /** Stages racing the deadline: each is told when it passes. */
+  readonly #waiting = new Set<() => void>();
+  /** Keeps the process alive while a stage waits (see race). */
+  #hold: NodeJS.Timeout | undefined;
 
+  /**
+   * A deadline `timeoutMs` from now, cancelled early when `parent` aborts. Its own timer and one
+   * listener on `parent` replace AbortSignal.timeout() and AbortSignal.any(), which cost about
+   * 20 µs and 50 µs per fetch; close() detaches from `parent` once the work is done.
+   */
   constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
     this.#endsAt = Date.now() + timeoutMs;
-    this.#timer = AbortSignal.timeout(timeoutMs);
-    this.signal = parent ? AbortSignal.any([parent, this.#timer]) : this.#timer;
+    this.signal = this.#controller.signal;
+    this.signal.addEventListener("abort", () => this.#passed(), { once: true });
+    // Like AbortSignal.timeout(), the timer does not keep Node alive (race's hold does).
+    this.#timer = setTimeout(
+      () => {
+        this.#timedOut = true;
+        this.#detach();
+        this.#controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    ).unref();
+    if (parent?.aborted) {
+      this.#controller.abort(parent.reason);
+    } else if (parent) {
+      const onAbort = () => {
+        this.#detach();
+        this.#controller.abort(parent.reason);
+      };
+      this.#parent = { signal: parent, onAbort };
+      parent.addEventListener("abort", onAbort, { once: true });
+    }
+  }
+
+  /**
+   * Ends the deadline's hold on time and on the caller's signal: the timer is cleared and the
+   * listener on the parent removed, so a long-lived parent (a crawl's) does not collect one per
+   * page. Call it once the work is done; the deadline is not to be raced after.
+   */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#detach();
   }
 
   /** Milliseconds left, never negative. */
@@ -29,12 +71,12 @@ export class Deadline {
 
   /** True once the time budget is spent. */
   get expired(): boolean {
-    return this.#timer.aborted || this.remaining() === 0;
+    return this.#timedOut || this.remaining() === 0;
   }
 
   /** True when the caller cancelled (not the deadline). */
   get cancelled(): boolean {
-    return this.signal.aborted && !this.#timer.aborted;
+    return this.signal.aborted && !this.#timedOut;
   }
 
   /** This deadline's TIMEOUT error, as agents' web tools word it: "Request timed out after 30s". */
@@ -53,27 +95,26 @@ export class Deadline {
   race<T>(promise: Promise<T>): Promise<T> {
     if (this.signal.aborted) {
       promise.catch(() => {});
-      return Promise.reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
+      return Promise.reject(this.#abortError());
     }
     return new Promise<T>((resolve, reject) => {
-      // The deadline's own timer does not keep Node alive; this one does, so a stage waiting on
-      // work that holds no handle of its own still ends, with TIMEOUT, instead of the process
-      // exiting silently under it.
-      const hold = setTimeout(() => {}, Math.min(this.remaining() + HOLD_SLACK_MS, MAX_TIMER_MS));
-      const onAbort = () => {
-        clearTimeout(hold);
-        reject(this.expired ? this.timeoutError() : abortError(this.signal.reason));
+      const onPassed = () => reject(this.#abortError());
+      this.#waiting.add(onPassed);
+      // The deadline's own timer does not keep Node alive; this one does while any stage
+      // waits, so a stage waiting on work that holds no handle of its own still ends, with
+      // TIMEOUT, instead of the process exiting silently under it.
+      this.#hold ??= setTimeout(() => {}, Math.min(this.remaining() + HOLD_SLACK_MS, MAX_TIMER_MS));
+      const settled = () => {
+        this.#waiting.delete(onPassed);
+        if (this.#waiting.size === 0) this.#release();
       };
-      this.signal.addEventListener("abort", onAbort, { once: true });
       promise.then(
         (value) => {
-          clearTimeout(hold);
-          this.signal.removeEventListener("abort", onAbort);
+          settled();
           resolve(value);
         },
         (error: unknown) => {
-          clearTimeout(hold);
-          this.signal.removeEventListener("abort", onAbort);
+          settled();
           reject(error);
         },
       );
@@ -102,6 +143,31 @@ export class Deadline {
    */
   sleep(ms: number): Promise<void> {
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  /** The error a stage gets once the deadline passed or the caller cancelled. */
+  #abortError(): Error {
+    return this.expired ? this.timeoutError() : abortError(this.signal.reason);
+  }
+
+  /** The deadline passed or the caller cancelled: every waiting stage is told. */
+  #passed(): void {
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    this.#release();
+    for (const onPassed of waiting) onPassed();
+  }
+
+  #release(): void {
+    if (this.#hold === undefined) return;
+    clearTimeout(this.#hold);
+    this.#hold = undefined;
+  }
+
+  #detach(): void {
+    if (!this.#parent) return;
+    this.#parent.signal.removeEventListener("abort", this.#parent.onAbort);
+    this.#parent = undefined;
   }
 }
 

@@ -123,8 +123,9 @@ export class RobotsPolicy {
   }
 
   async #load(robotsUrl: URL): Promise<Verdict> {
+    const deadline = new Deadline(ROBOTS_TIMEOUT_MS);
     try {
-      const { status, body } = await this.#fetch(robotsUrl, new Deadline(ROBOTS_TIMEOUT_MS));
+      const { status, body } = await this.#fetch(robotsUrl, deadline);
       if (status >= 200 && status < 300) return { kind: "rules", rules: parseRobots(body) };
       if (status >= 400 && status < 500) return { kind: "allow-all" };
       return {
@@ -142,6 +143,8 @@ export class RobotsPolicy {
         if (UNAVAILABLE_CODES.has(error.code)) return { kind: "allow-all" };
       }
       throw error;
+    } finally {
+      deadline.close();
     }
   }
 }

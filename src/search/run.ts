@@ -35,7 +35,8 @@ export async function runSearch(
     .race(provider.search(request, { fetch, signal: deadline.signal }))
     .catch((error: unknown) => {
       throw named(error, provider.name);
-    });
+    })
+    .finally(() => deadline.close());
   return {
     query: request.query,
     provider: provider.id,

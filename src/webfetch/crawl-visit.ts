@@ -160,7 +160,9 @@ export class CrawlVisitor {
     if (this.#ignoresRobots()) return true;
     let judge = this.#judges.get(url.origin);
     if (!judge) {
-      judge = this.#resources.fetcher.robotsJudge(url, this.#deadline(signal));
+      judge = this.#within(signal, (deadline) =>
+        this.#resources.fetcher.robotsJudge(url, deadline),
+      );
       this.#judges.set(url.origin, judge);
       // A failure to read robots.txt is asked again for the next URL of the origin.
       judge.catch(() => this.#judges.delete(url.origin));
@@ -176,9 +178,9 @@ export class CrawlVisitor {
     if (this.#ignoresRobots()) return NO_TURN;
     let delay = this.#delays.get(url.origin);
     if (!delay) {
-      delay = this.#resources.fetcher
-        .robotsCrawlDelay(url, this.#deadline(signal))
-        .catch(() => undefined);
+      delay = this.#within(signal, (deadline) =>
+        this.#resources.fetcher.robotsCrawlDelay(url, deadline),
+      ).catch(() => undefined);
       this.#delays.set(url.origin, delay);
     }
     const seconds = await delay;
@@ -200,8 +202,13 @@ export class CrawlVisitor {
     return (this.#call.page.robots ?? this.#resources.resolved.robots) === "ignore";
   }
 
-  #deadline(signal: AbortSignal): Deadline {
-    return new Deadline(this.#call.page.timeout ?? this.#resources.resolved.timeout, signal);
+  /** `work` within a page's deadline, closed when the work ends. */
+  #within<T>(signal: AbortSignal, work: (deadline: Deadline) => Promise<T>): Promise<T> {
+    const deadline = new Deadline(
+      this.#call.page.timeout ?? this.#resources.resolved.timeout,
+      signal,
+    );
+    return work(deadline).finally(() => deadline.close());
   }
 }
 

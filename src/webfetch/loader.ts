@@ -141,15 +141,17 @@ export class PageLoader {
     stale: CachedPage | undefined,
   ): Promise<Stored> {
     const deadline = new Deadline(call.timeout, call.signal);
-    const release = await deadline.slot((signal) => this.#resources.fetches.acquire(signal));
+    let release: (() => void) | undefined;
     try {
+      release = await deadline.slot((signal) => this.#resources.fetches.acquire(signal));
       const source = call.viaTavily ? this.#tavily : this.#source;
       const { page, revalidated, timings } = await source.load(target, call, stale, deadline);
       const stored = await this.#resources.cache.put(key, page);
       if (revalidated) this.#revalidated.add(stored);
       return { page: stored, timings };
     } finally {
-      release();
+      release?.();
+      deadline.close();
     }
   }
 

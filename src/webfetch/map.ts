@@ -91,36 +91,40 @@ export class SiteMapper {
     fetcher.checkTarget(target);
     const start = siteUrl(target.url.href)!;
     const deadline = new Deadline(call.timeout, call.signal);
-    const warnings: MapWarning[] = [];
-    const inSite = siteTest(target.url, call.includeSubdomains);
+    try {
+      const warnings: MapWarning[] = [];
+      const inSite = siteTest(target.url, call.includeSubdomains);
 
-    const [fromSitemaps, fromPage] = await Promise.all([
-      call.sitemap === "skip" ? [] : this.#sitemaps(target.url, deadline, warnings),
-      call.sitemap === "only" ? NO_PAGE : this.#startPage(start, deadline),
-    ]);
-    if (deadline.cancelled) deadline.throwIfDone();
-    if (fromSitemaps.length === 0 && fromPage.found.length === 0) {
-      // Nothing to list: the reason is the answer (a blocked address, a dead host, the time).
-      if (fromPage.error) throw fromPage.error;
-      if (deadline.expired) throw deadline.timeoutError();
-    }
-    if (fromPage.error && !deadline.expired) {
-      warnings.push({ kind: "start-page-failed", reason: fromPage.error.message });
-    }
-    if (deadline.expired) warnings.push({ kind: "map-timeout" });
+      const [fromSitemaps, fromPage] = await Promise.all([
+        call.sitemap === "skip" ? [] : this.#sitemaps(target.url, deadline, warnings),
+        call.sitemap === "only" ? NO_PAGE : this.#startPage(start, deadline),
+      ]);
+      if (deadline.cancelled) deadline.throwIfDone();
+      if (fromSitemaps.length === 0 && fromPage.found.length === 0) {
+        // Nothing to list: the reason is the answer (a blocked address, a dead host, the time).
+        if (fromPage.error) throw fromPage.error;
+        if (deadline.expired) throw deadline.timeoutError();
+      }
+      if (fromPage.error && !deadline.expired) {
+        warnings.push({ kind: "start-page-failed", reason: fromPage.error.message });
+      }
+      if (deadline.expired) warnings.push({ kind: "map-timeout" });
 
-    let links = this.#scoped(merge([...fromSitemaps, ...fromPage.found]), inSite, call.paths);
-    if (call.search !== undefined) links = rankLinks(links, call.search);
-    const allowed = await this.#allowedByRobots(links, call.limit + 1, deadline, warnings);
-    if (deadline.cancelled) deadline.throwIfDone();
-    return {
-      url: start,
-      links: allowed.slice(0, call.limit),
-      truncated: allowed.length > call.limit,
-      ...(warnings.length > 0
-        ? { warnings: unique(warnings.map((w) => mapWarningText(w, resolved.locale))) }
-        : {}),
-    };
+      let links = this.#scoped(merge([...fromSitemaps, ...fromPage.found]), inSite, call.paths);
+      if (call.search !== undefined) links = rankLinks(links, call.search);
+      const allowed = await this.#allowedByRobots(links, call.limit + 1, deadline, warnings);
+      if (deadline.cancelled) deadline.throwIfDone();
+      return {
+        url: start,
+        links: allowed.slice(0, call.limit),
+        truncated: allowed.length > call.limit,
+        ...(warnings.length > 0
+          ? { warnings: unique(warnings.map((w) => mapWarningText(w, resolved.locale))) }
+          : {}),
+      };
+    } finally {
+      deadline.close();
+    }
   }
 
   /** The site's sitemap entries, in the order the files list them. */

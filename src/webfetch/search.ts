@@ -72,53 +72,57 @@ export class Search {
     }
     if (options.timeout !== undefined) checkTimeout(options.timeout);
     const deadline = new Deadline(options.timeout ?? resolved.timeout, options.signal);
-    const { maxTokens: _budget, ...searchOptions } = options;
-    const search = await this.search(text, {
-      ...searchOptions,
-      timeout: Math.max(1, deadline.remaining()),
-      signal: deadline.signal,
-    });
-    // The pages come through the whole pipeline, concurrently; one that fails leaves its snippet.
-    const pages = await Promise.all(
-      search.results.map((result) => {
-        // Passages are packed from Markdown or text, whatever the instance's own format.
-        const call = {
-          format: proseFormat(resolved.format),
-          timeout: Math.max(1, deadline.remaining()),
-          signal: deadline.signal,
-        };
-        return this.#loader
-          .withPage(
-            result.url,
-            resolveCall(resolved, call),
-            ({ page }): ContextPage => ({ content: page.content, title: page.title }),
-          )
-          .catch((error: unknown) => {
-            if (!isWebFetchError(error) && !deadline.signal.aborted) throw error;
-            return undefined;
-          });
-      }),
-    );
-    const packed = packContext({
-      query: text,
-      search,
-      pages,
-      maxTokens,
-      count: await tokenCounter(),
-      labels: { sources: SOURCES_LABEL[resolved.locale] },
-    });
-    const totalMs = roundMs(performance.now() - started);
-    logger.info(
-      {
-        provider: search.provider,
-        results: search.results.length,
-        pages: pages.filter(Boolean).length,
-        sources: packed.sources.length,
-        tokens: packed.tokens,
-        ms: Math.round(totalMs),
-      },
-      "context",
-    );
-    return { ...packed, provider: search.provider, timings: { totalMs } };
+    try {
+      const { maxTokens: _budget, ...searchOptions } = options;
+      const search = await this.search(text, {
+        ...searchOptions,
+        timeout: Math.max(1, deadline.remaining()),
+        signal: deadline.signal,
+      });
+      // The pages come through the whole pipeline, concurrently; one that fails leaves its snippet.
+      const pages = await Promise.all(
+        search.results.map((result) => {
+          // Passages are packed from Markdown or text, whatever the instance's own format.
+          const call = {
+            format: proseFormat(resolved.format),
+            timeout: Math.max(1, deadline.remaining()),
+            signal: deadline.signal,
+          };
+          return this.#loader
+            .withPage(
+              result.url,
+              resolveCall(resolved, call),
+              ({ page }): ContextPage => ({ content: page.content, title: page.title }),
+            )
+            .catch((error: unknown) => {
+              if (!isWebFetchError(error) && !deadline.signal.aborted) throw error;
+              return undefined;
+            });
+        }),
+      );
+      const packed = packContext({
+        query: text,
+        search,
+        pages,
+        maxTokens,
+        count: await tokenCounter(),
+        labels: { sources: SOURCES_LABEL[resolved.locale] },
+      });
+      const totalMs = roundMs(performance.now() - started);
+      logger.info(
+        {
+          provider: search.provider,
+          results: search.results.length,
+          pages: pages.filter(Boolean).length,
+          sources: packed.sources.length,
+          tokens: packed.tokens,
+          ms: Math.round(totalMs),
+        },
+        "context",
+      );
+      return { ...packed, provider: search.provider, timings: { totalMs } };
+    } finally {
+      deadline.close();
+    }
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * A fetch's deadline: the time budget and the caller's cancel in one signal, and nothing left on
+ * the caller's signal once the deadline is closed (a crawl's signal outlives thousands of pages).
+ */
+import { getEventListeners } from "node:events";
+import { describe, expect, it } from "vitest";
+import { Deadline } from "../../src/net/deadline.js";
+
+const never = () => new Promise<never>(() => {});
+
+describe("Deadline", () => {
+  it("passes the caller's cancel on: the signal aborts and a waiting stage rejects with it", async () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(60_000, caller.signal);
+    const waiting = deadline.race(never());
+    const reason = new Error("stop");
+    caller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.cancelled).toBe(true);
+    expect(deadline.expired).toBe(false);
+    deadline.close();
+  });
+
+  it("starts cancelled when the caller's signal already is", async () => {
+    const caller = new AbortController();
+    caller.abort(new Error("before"));
+    const deadline = new Deadline(60_000, caller.signal);
+    expect(deadline.cancelled).toBe(true);
+    await expect(deadline.race(Promise.resolve(1))).rejects.toThrow("before");
+  });
+
+  it("ends with TIMEOUT when the time is spent, every waiting stage at once", async () => {
+    const deadline = new Deadline(20);
+    const stages = [deadline.race(never()), deadline.race(never()), deadline.sleep(60_000)];
+    for (const stage of stages) await expect(stage).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(deadline.expired).toBe(true);
+    expect(deadline.cancelled).toBe(false);
+    expect(deadline.signal.reason).toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("hands back what a stage gives, and its failure", async () => {
+    const deadline = new Deadline(60_000);
+    await expect(deadline.race(Promise.resolve("ok"))).resolves.toBe("ok");
+    await expect(deadline.race(Promise.reject(new Error("no")))).rejects.toThrow("no");
+    deadline.close();
+  });
+
+  it("leaves no listener on the caller's signal once closed, however many deadlines it had", () => {
+    const caller = new AbortController();
+    const deadlines = Array.from({ length: 50 }, () => new Deadline(60_000, caller.signal));
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(50);
+    for (const deadline of deadlines) deadline.close();
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    caller.abort();
+    for (const deadline of deadlines) expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it("lets go of the caller's signal when its own time runs out", async () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(20, caller.signal);
+    await expect(deadline.race(never())).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+  });
+});
