@@ -1,0 +1,190 @@
+/**
+ * Fetch overhead: `web.fetch()` of a 100 KB text page and of a 100 KB HTML page over loopback,
+ * cache off, against a bare undici `request` of the same URL (its body read as text), in one
+ * process with the server. Rounds alternate the two so a busy machine slows both alike; each
+ * figure is the median over rounds of the mean of one round's sequential requests.
+ *
+ * Where the time goes, from the result's own phase timings (guard, first byte, conversion with
+ * its hand-off) and from variants run in the same rounds: the default logger against a silent
+ * one, robots.txt respected against ignored. For HTML the conversion itself is the product,
+ * not overhead: it is measured alone (the same bytes through convertBody in this process), and
+ * the overhead is the rest.
+ *
+ * Run: node --import tsx bench/speed/fetch-overhead.ts   (or npm run bench:speed)
+ */
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import pino from "pino";
+import { Agent, request } from "undici";
+import { convertBody } from "../../src/convert/index.js";
+import { silentLogger } from "../../src/log.js";
+import type { FetchResult } from "../../src/result.js";
+import { createWebFetch } from "../../src/webfetch/index.js";
+import { testLookup } from "../../test/helpers/fixture-server.js";
+import { median } from "../stats.js";
+import { markdownTable } from "./table.js";
+
+const ROUNDS = 9;
+/** Sequential requests per round: fewer of HTML, whose conversion takes most of a fetch. */
+const PER_ROUND: Record<string, number> = { "/text": 100, "/html": 20 };
+const PAGE_BYTES = 100 * 1024;
+
+/** About `bytes` of prose, one line per sentence. */
+function textPage(bytes: number): string {
+  const line = "Webfetch reads the page and returns its text, line by line, as it was served.\n";
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+/** An article of about `bytes`: navigation, headings, paragraphs with links, a footer. */
+function htmlPage(bytes: number): string {
+  const para = (i: number) =>
+    `<p>Paragraph ${i} of the article, with <a href="/p/${i}">a link</a>, some <em>emphasis</em> and enough words to count as content rather than navigation.</p>\n`;
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 1; size < bytes - 600; i++) {
+    const p = (i % 12 === 1 ? `<h2>Section ${i}</h2>\n` : "") + para(i);
+    parts.push(p);
+    size += p.length;
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Overhead</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>
+<main><article><h1>Overhead</h1>
+${parts.join("")}</article></main>
+<footer>Copyright 2026</footer></body></html>`;
+}
+
+interface Variant {
+  name: string;
+  run: (url: string) => Promise<FetchResult | undefined>;
+}
+
+/** Mean ms of one round of sequential runs of `run` over distinct URLs. */
+async function round(variant: Variant, base: string, path: string): Promise<number> {
+  const count = PER_ROUND[path]!;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await variant.run(`${base}${path}?i=${i}`);
+  return (performance.now() - started) / count;
+}
+
+export async function fetchOverheadBench(): Promise<string[][]> {
+  const pages: Record<string, { type: string; body: string }> = {
+    "/text": { type: "text/plain; charset=utf-8", body: textPage(PAGE_BYTES) },
+    "/html": { type: "text/html; charset=utf-8", body: htmlPage(PAGE_BYTES) },
+  };
+  const server = createServer((req, res) => {
+    const page = pages[(req.url ?? "").split("?")[0]!];
+    if (!page) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": page.type,
+      "content-length": Buffer.byteLength(page.body),
+    });
+    res.end(page.body);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  const guard = { lookup: testLookup(), allowAddresses: [`127.0.0.1:${port}`] };
+  // The default logger's work (one line per fetch, synchronously), its output thrown away.
+  const logged = pino({ name: "webfetch" }, pino.destination({ dest: "/dev/null", sync: true }));
+  const web = createWebFetch({ ...guard, cache: false, logger: logged });
+  const quiet = createWebFetch({ ...guard, cache: false, logger: silentLogger });
+  const agent = new Agent();
+
+  const results: FetchResult[] = [];
+  const variants: Variant[] = [
+    {
+      name: "bare undici request",
+      run: async (url) => {
+        const res = await request(url, { dispatcher: agent });
+        await res.body.text();
+        return undefined;
+      },
+    },
+    {
+      name: "web.fetch",
+      run: async (url) => {
+        const result = await web.fetch(url);
+        results.push(result);
+        return result;
+      },
+    },
+    { name: "  with a silent logger", run: (url) => quiet.fetch(url) },
+    { name: "  robots.txt ignored", run: (url) => web.fetch(url, { robots: "ignore" }) },
+  ];
+
+  const rows: string[][] = [["page", "what", "ms per fetch (median)", "× bare"]];
+  try {
+    for (const path of ["/text", "/html"]) {
+      results.length = 0;
+      const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+      for (const v of variants) await round(v, base, path); // warm: pools, robots.txt, JIT
+      results.length = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const v of variants) times.get(v.name)!.push(await round(v, base, path));
+      }
+      const bare = median(times.get("bare undici request")!);
+      const label = `${path.slice(1)} ${PAGE_BYTES / 1024} KB`;
+      const row = (what: string, ms: number) => [
+        label,
+        what,
+        ms.toFixed(3),
+        (ms / bare).toFixed(2),
+      ];
+      for (const v of variants) rows.push(row(v.name, median(times.get(v.name)!)));
+
+      // The phases the results measured, and the conversion alone for HTML.
+      const phase = (pick: (t: NonNullable<FetchResult["timings"]>) => number | undefined) =>
+        median(results.map((r) => pick(r.timings!) ?? 0));
+      rows.push(
+        row(
+          "  phase: guard (resolve and check)",
+          phase((t) => t.dnsMs),
+        ),
+      );
+      rows.push(
+        row(
+          "  phase: request to first byte",
+          phase((t) => t.firstByteMs),
+        ),
+      );
+      rows.push(
+        row(
+          "  phase: conversion with hand-off",
+          phase((t) => t.convertMs),
+        ),
+      );
+      if (path === "/html") {
+        const body = Buffer.from(pages[path]!.body);
+        const options = {
+          url: `${base}${path}`,
+          format: "markdown" as const,
+          extract: "main" as const,
+        };
+        const alone: number[] = [];
+        for (let i = 0; i < 20 + ROUNDS * 10; i++) {
+          const started = performance.now();
+          await convertBody(body, pages[path]!.type, options);
+          if (i >= 20) alone.push(performance.now() - started);
+        }
+        const convert = median(alone);
+        const total = median(times.get("web.fetch")!);
+        rows.push(row("  conversion alone, in this process", convert));
+        rows.push(row("web.fetch less the conversion", total - convert));
+      }
+    }
+  } finally {
+    await Promise.all([web.close(), quiet.close(), agent.close()]);
+    server.close();
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(markdownTable(await fetchOverheadBench()));
+}
