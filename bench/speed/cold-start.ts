@@ -114,7 +114,9 @@ const INITIALIZE = `${JSON.stringify({
  */
 export async function coldStartBench(): Promise<string[][]> {
   if (!existsSync(BIN)) {
-    throw new Error(`${BIN} is missing: run \`npm run build\` first (this benchmark builds nothing)`);
+    throw new Error(
+      `${BIN} is missing: run \`npm run build\` first (this benchmark builds nothing)`,
+    );
   }
   const site = await startSite();
   const home = await mkdtemp(join(tmpdir(), "webfetch-cold-start-"));
