@@ -3,7 +3,8 @@
  * values (type imports and `await import()` load nothing at start), so `--version` loads nothing;
  * the program it loads for every other argument (`src/cli/run.ts`) uses only the few packages
  * every command needs to parse its arguments. A command's machinery (the library with undici
- * and linkedom, the configuration reader, zod, the SDKs) is loaded when that command runs.
+ * and linkedom, the configuration reader, zod, the SDKs) is loaded when that command runs. The
+ * library's own entry (`src/index.ts`) reaches none of the packages a call loads when it uses them.
  */
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
@@ -61,4 +62,39 @@ it("starts the CLI with the packages that parse arguments, and nothing heavier",
   expect(extra).toEqual([]);
   // The walk did reach the commands.
   expect(seen.has(resolve(SRC, "cli/crawl.ts"))).toBe(true);
+});
+
+/**
+ * Packages the library loads only when a call uses them: the model SDKs, LangChain, the PDF
+ * reader, the HTTP service, the MCP SDK, the queue, SQLite and Redis clients, the browser, the
+ * JSON Schema validator, the XML DOM of feeds and the tokenizer.
+ */
+const ON_USE = [
+  "ai",
+  "@ai-sdk/",
+  "@langchain/",
+  "unpdf",
+  "pdfjs-dist",
+  "hono",
+  "@hono/",
+  "@modelcontextprotocol/",
+  "bullmq",
+  "ioredis",
+  "redis",
+  "better-sqlite3",
+  "playwright-core",
+  "ajv",
+  "linkedom",
+  "gpt-tokenizer",
+];
+
+it("imports the library (createWebFetch and the rest of src/index.ts) without the heavy packages", () => {
+  const { reached, seen } = reachable("index.ts");
+  const heavy = [...reached].filter(([name]) =>
+    ON_USE.some((p) => (p.endsWith("/") ? name.startsWith(p) : name === p)),
+  );
+  expect(heavy).toEqual([]);
+  // The walk did reach the pipeline.
+  expect(seen.has(resolve(SRC, "webfetch/direct.ts"))).toBe(true);
+  expect(reached.has("undici")).toBe(true);
 });
