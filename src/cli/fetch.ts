@@ -106,6 +106,9 @@ async function fetchCommand(
       retryable: false,
     });
   }
+  // The page will convert on a thread: it starts and loads its modules on another core while
+  // this one loads the library and fetches (not for a remote endpoint, which converts there).
+  if (flags.endpoint === undefined) (await import("../convert/pool.js")).warmConvertThread();
   const { options } = await cliSetup(flags, io, env);
   const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);

@@ -153,9 +153,9 @@ async function cliLocale(
   const given = flag("--locale");
   if (given !== undefined) return isLocale(given) ? given : DEFAULTS.locale;
   try {
-    // Loaded only when no --locale says it: the configuration's reader is the heaviest part.
-    const { loadConfig } = await import("../config/load.js");
-    const config = loadConfig({ path: flag("--config"), env, ...(io.cwd ? { cwd: io.cwd } : {}) });
+    // Loaded only when no --locale says it, and read only when there is a file.
+    const { readConfig } = await import("./setup.js");
+    const config = await readConfig({ config: flag("--config") }, io, env);
     return config.locale ?? DEFAULTS.locale;
   } catch {
     return DEFAULTS.locale;

@@ -5,6 +5,8 @@
  */
 
 import { checkHeader, type ExclusiveNames, optionConflict } from "../checks.js";
+import { hasConfigFile } from "../config/file.js";
+import { optionsFromConfig, toolsOptionsFromConfig } from "../config/options.js";
 import type { WebFetchConfig } from "../config/schema.js";
 import { WebFetchError } from "../errors.js";
 import { createLogger, type Logger, silentLogger } from "../log.js";
@@ -33,10 +35,7 @@ export async function cliSetup(
   env: NodeJS.ProcessEnv,
   logger?: Logger,
 ): Promise<CliSetup> {
-  // Loaded here, by the commands that run: --help and --version start without them.
-  const [{ loadConfig, optionsFromConfig, toolsOptionsFromConfig }, { toolNames }] =
-    await Promise.all([import("../config/load.js"), import("../tools/registry.js")]);
-  const config = loadConfig({ path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) });
+  const config = await readConfig(flags, io, env);
   const options = optionsFromConfig(config);
   const tools = toolsOptionsFromConfig(config);
   const fromEnv = (env.WEBFETCH_ALLOW_ADDRESSES ?? "")
@@ -69,14 +68,34 @@ export async function cliSetup(
     // Validate now so a bad --allow-address is a usage error, not a crash later.
     resolveOptions(options);
     parseAddressRules(options.allowAddresses ?? []);
-    toolNames(
-      TOOL_IDS.filter((id) => tools.tools?.[id]?.enabled !== false),
-      tools,
-    );
+    // Only a configured prefix or tool name can make a bad name; the tools load only then.
+    if (tools.prefix !== undefined || tools.tools !== undefined) {
+      const { toolNames } = await import("../tools/registry.js");
+      toolNames(
+        TOOL_IDS.filter((id) => tools.tools?.[id]?.enabled !== false),
+        tools,
+      );
+    }
   } catch (error) {
     throw new WebFetchError("INVALID_INPUT", (error as Error).message, { retryable: false });
   }
   return { options, tools, server: config.server ?? {}, queue: config.queue ?? {} };
+}
+
+/**
+ * The run's configuration; `{}` without a file. The reader (a YAML parser and the schema) is
+ * loaded only when there is a file to read, so --help, --version and a run without a file start
+ * without it.
+ */
+export async function readConfig(
+  flags: { config?: string | undefined },
+  io: Pick<CliIO, "cwd">,
+  env: NodeJS.ProcessEnv,
+): Promise<WebFetchConfig> {
+  const where = { path: flags.config, env, ...(io.cwd ? { cwd: io.cwd } : {}) };
+  if (!hasConfigFile(where)) return {};
+  const { loadConfig } = await import("../config/load.js");
+  return loadConfig(where);
 }
 
 /** Flags that `fetch` and `extract` share, each a per-call option. */

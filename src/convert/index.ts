@@ -10,7 +10,6 @@ import { WebFetchError } from "../errors.js";
 import { escapeHtml } from "../markdown/clean-html.js";
 import type { ExtractMode, OutputFormat } from "../values.js";
 import { decodeBody } from "./decode.js";
-import { convertFeed } from "./feed.js";
 import { type ConvertedDocument, convertHtml } from "./html.js";
 import { convertJson } from "./json.js";
 import { convertPdf } from "./pdf.js";
@@ -73,9 +72,15 @@ export async function convertBody(
   const { text, charset } = decodeBody(body, headerType, decodeKind);
   const base = { contentType: mimeType, charset };
   if (kind === "html" || kind === "xhtml") return { ...base, ...convertHtml(text, options) };
-  if (options.format === "raw") return { ...base, ...rawMetadata(kind, text), content: text };
-  const converted =
-    kind === "json" ? { content: convertJson(text) } : convertFeed(text, { url: options.url });
+  // The feed reader (an XML DOM) loads with the first feed: a thread that converts only HTML
+  // starts without it.
+  const feed = kind === "json" ? undefined : await import("./feed.js");
+  if (options.format === "raw") {
+    return { ...base, ...(feed && kind === "feed" ? rawMetadata(feed, text) : {}), content: text };
+  }
+  const converted = feed
+    ? feed.convertFeed(text, { url: options.url })
+    : { content: convertJson(text) };
   if (options.format === "html") {
     const content = converted.content === "" ? "" : `<pre>${escapeHtml(converted.content)}</pre>`;
     return { ...base, ...converted, content };
@@ -84,10 +89,12 @@ export async function convertBody(
 }
 
 /** What a feed says of itself (its title and description), beside its raw text. */
-function rawMetadata(kind: string, text: string): Pick<ConvertedDocument, "title" | "description"> {
-  if (kind !== "feed") return {};
+function rawMetadata(
+  feed: typeof import("./feed.js"),
+  text: string,
+): Pick<ConvertedDocument, "title" | "description"> {
   try {
-    const { title, description } = convertFeed(text);
+    const { title, description } = feed.convertFeed(text);
     return { ...(title ? { title } : {}), ...(description ? { description } : {}) };
   } catch {
     return {}; // a feed that does not parse is still its own text

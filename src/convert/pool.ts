@@ -32,6 +32,47 @@ function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
+/** Options of every thread: a bounded heap, and none of the host's flags or output. */
+function threadOptions(heapMb: number): ConstructorParameters<typeof Worker>[1] {
+  return {
+    // A thread needs none of the host's flags, and some break it: --input-type or -e make
+    // every file-based thread fail to start, and an --import hook would load twice.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    stdout: false,
+    stderr: false,
+  };
+}
+
+/** A thread started before any pool needed one, until the first pool takes it. */
+let spare: { worker: Worker; forget: () => void } | undefined;
+
+/**
+ * Starts a conversion thread now, for the first pool with the default heap to take when it
+ * needs one: a one-shot command (the CLI's fetch) starts it before it loads the rest of the
+ * library, so the thread loads its modules on another core meanwhile. The thread keeps nothing
+ * alive; one that fails before it is taken is forgotten.
+ */
+export function warmConvertThread(): void {
+  if (spare) return;
+  const worker = startWorker(threadOptions(LIMITS.convertHeapMb));
+  const forget = () => {
+    if (spare?.worker === worker) spare = undefined;
+  };
+  worker.once("error", forget).once("exit", forget);
+  worker.unref();
+  spare = { worker, forget };
+}
+
+/** The spare thread, if there is one, now the caller's. */
+function takeSpare(): Worker | undefined {
+  if (!spare) return undefined;
+  const { worker, forget } = spare;
+  spare = undefined;
+  worker.off("error", forget).off("exit", forget);
+  return worker;
+}
+
 export interface ConvertPoolOptions {
   /** Threads at most. */
   threads?: number;
@@ -80,6 +121,17 @@ export class ConvertPool {
     });
   }
 
+  /**
+   * Starts a thread when the pool has none, so the first conversion does not wait for one to
+   * start and load its modules: called as a fetch starts, it loads while the page downloads.
+   */
+  warm(): void {
+    if (this.#closed || this.#idle.length > 0 || this.#busy.size > 0) return;
+    const worker = this.#spawn();
+    worker.unref();
+    this.#idle.push(worker);
+  }
+
   /** Stops every thread; jobs still waiting are rejected. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -105,14 +157,9 @@ export class ConvertPool {
   }
 
   #spawn(): Worker {
-    const worker = startWorker({
-      // A thread needs none of the host's flags, and some break it: --input-type or -e make
-      // every file-based thread fail to start, and an --import hook would load twice.
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
-      stdout: false,
-      stderr: false,
-    });
+    const worker =
+      (this.#heapMb === LIMITS.convertHeapMb ? takeSpare() : undefined) ??
+      startWorker(threadOptions(this.#heapMb));
     worker.on("message", (reply: ConvertReply) => {
       const task = this.#busy.get(worker);
       if (!task || task.job.id !== reply.id) return;

@@ -6,9 +6,11 @@
  * `:has()` over a hostile page of many elements cannot stall conversion.
  */
 import { compile, type Options } from "css-select";
-import { parse } from "css-what";
 import { WebFetchError } from "../errors.js";
 import { type DomElement, type DomNode, isElement, walkElements } from "./dom.js";
+import { checkSelector } from "./selector-syntax.js";
+
+export { checkSelector };
 
 /** Steps (adapter calls) all selectors of one page may take before matching is refused. */
 export const MAX_SELECTOR_STEPS = 5_000_000;
@@ -17,26 +19,6 @@ export const MAX_SELECTOR_STEPS = 5_000_000;
 export interface PageSelectors {
   include?: readonly string[] | undefined;
   exclude?: readonly string[] | undefined;
-}
-
-/**
- * Checks that `selector` parses; a selector that does not is INVALID_INPUT with the parser's
- * reason. `field` names the option in the caller's spelling.
- *
- * @example
- * checkSelector("article > p", "includeSelectors");
- */
-export function checkSelector(selector: string, field: string): void {
-  try {
-    parse(selector);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new WebFetchError(
-      "INVALID_INPUT",
-      `${field}: ${JSON.stringify(selector)} is not a valid CSS selector (${reason})`,
-      { retryable: false },
-    );
-  }
 }
 
 /**

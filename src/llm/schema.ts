@@ -2,11 +2,13 @@
  * The `schema` of a call: a JSON Schema object or a zod 4 schema, told apart by shape (a zod
  * schema carries `_zod`), bounded in size, and turned into what the model reads (JSON Schema
  * text) and what checks its reply (ajv for JSON Schema, zod itself for zod). Ajv is loaded on
- * the first schema, so importing webfetch never loads it.
+ * the first schema, and zod with the first zod schema (whose caller has loaded it already), so
+ * importing webfetch loads neither.
  */
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { LRUCache } from "lru-cache";
-import { z } from "zod";
+import type { z } from "zod";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 
@@ -35,6 +37,9 @@ export type CheckData = (value: unknown) => Checked;
 /** Validators compiled from JSON Schema text, so a schema used again is not compiled again. */
 const COMPILED = new LRUCache<string, CheckData>({ max: 100 });
 
+/** Loads zod at once, for the one step that cannot wait (a zod schema without its own converter). */
+const load = createRequire(import.meta.url);
+
 /** A leading and trailing Markdown code fence around a reply (```json … ```). */
 const FENCE = /^```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
 
@@ -60,9 +65,8 @@ export function resolveSchema(schema: unknown, field = "schema"): ResolvedSchema
   }
   let json: string;
   if (isZodSchema(schema)) {
-    // The model writes what the schema parses, so its input side is shown (before transforms).
     try {
-      json = JSON.stringify(z.toJSONSchema(schema, { target: "draft-7", io: "input" }));
+      json = JSON.stringify(zodJsonSchema(schema));
     } catch (error) {
       throw invalid(`${field}: this zod schema has no JSON Schema form (${message(error)})`);
     }
@@ -85,6 +89,17 @@ export function resolveSchema(schema: unknown, field = "schema"): ResolvedSchema
 }
 
 /**
+ * A zod schema's JSON Schema, showing its input side (before transforms): the model writes what
+ * the schema parses. A schema made with zod's full API converts itself; one from zod/mini
+ * through zod's function.
+ */
+function zodJsonSchema(schema: z.ZodType): unknown {
+  const params = { target: "draft-7", io: "input" } as const;
+  if (typeof schema.toJSONSchema === "function") return schema.toJSONSchema(params);
+  return (load("zod") as typeof import("zod")).z.toJSONSchema(schema, params);
+}
+
+/**
  * The check of a reply against the schema: zod's own parse for a zod schema (its output is the
  * data), else ajv's validator, compiled once per schema. A JSON Schema ajv cannot compile is
  * INVALID_INPUT, before any page is fetched.
@@ -92,6 +107,7 @@ export function resolveSchema(schema: unknown, field = "schema"): ResolvedSchema
 export async function schemaCheck(schema: ResolvedSchema): Promise<CheckData> {
   const { zod } = schema;
   if (zod) {
+    const { z } = await import("zod");
     return (value) => {
       const parsed = zod.safeParse(value);
       return parsed.success

@@ -9,7 +9,6 @@
 import { bodyDetail, expectOk } from "../endpoint/client.js";
 import { WebFetchError } from "../errors.js";
 import { attr, type DomElement, textOf, walkElements } from "../extract/dom.js";
-import { parseDocument } from "../extract/parse.js";
 import type { TimeRange } from "../values.js";
 import { queryWithSites } from "./results.js";
 import { endpoint } from "./tavily.js";
@@ -62,7 +61,10 @@ export function createDuckDuckGoProvider(options: DuckDuckGoOptions = {}): Searc
 }
 
 /** The results of a DuckDuckGo HTML page, adverts left out. */
-export function parseResults(html: string, base: string): SearchHit[] {
+export async function parseResults(html: string, base: string): Promise<SearchHit[]> {
+  // The HTML parser loads with the first results page: an instance that only fetches pages
+  // converts them on a thread and never needs it here.
+  const { parseDocument } = await import("../extract/parse.js");
   const document = parseDocument(html);
   const root = document.documentElement;
   if (!root) return [];

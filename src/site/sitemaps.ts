@@ -8,7 +8,7 @@
 import { Readable } from "node:stream";
 import { isWebFetchError } from "../errors.js";
 import { readBody } from "../fetch/body.js";
-import { parseSitemap, type SitemapEntry } from "./sitemap.js";
+import type { SitemapEntry } from "./sitemap.js";
 
 /** A sitemap to read: where it is, and whether it was named (robots.txt, an index) or guessed. */
 export interface SitemapRoot {
@@ -102,6 +102,8 @@ export async function readSitemaps(
       }
       return [];
     }
+    // The XML parser loads with the first sitemap, not with every instance.
+    const { parseSitemap } = await import("./sitemap.js");
     const parsed = parseSitemap(text, limits.maxUrlsPerFile);
     if (parsed.dropped > 0) {
       problems.push({ kind: "sitemap-cut", url: root.url, max: limits.maxUrlsPerFile });

@@ -5,7 +5,7 @@
 
 import { checkHeaders, checkScreenshot, checkTimeout, oneOf, optionConflict } from "../checks.js";
 import { WebFetchError } from "../errors.js";
-import { checkSelector } from "../extract/selectors.js";
+import { checkSelector } from "../extract/selector-syntax.js";
 import { LIMITS } from "../limits.js";
 import { type ResolvedSchema, resolveSchema } from "../llm/schema.js";
 import {

@@ -169,6 +169,8 @@ export function createWebFetchWith(
   async function fetchPage(url: string, given: FetchOptions = {}): Promise<FetchResult> {
     checkCall(given);
     const call = resolveCall(resolved, given);
+    // A page this process converts needs a thread: one starts now, while the page downloads.
+    if (!call.viaTavily && !resolved.endpoint) resources.converter.warm();
     if (call.schema) return structured.fetch(url, call, call.schema);
     if (call.prompt !== undefined) return answers.answer(url, call, call.prompt.trim());
     return loader.withPage(url, call, (loaded, started) => {

@@ -1,8 +1,10 @@
 /**
- * What starting the CLI loads: the modules `src/cli/bin.ts` reaches through static imports of
- * values (type imports and `await import()` load nothing at start) use only the few packages
+ * What starting the CLI loads: `src/cli/bin.ts` reaches no package through static imports of
+ * values (type imports and `await import()` load nothing at start), so `--version` loads nothing;
+ * the program it loads for every other argument (`src/cli/run.ts`) uses only the few packages
  * every command needs to parse its arguments. A command's machinery (the library with undici
- * and linkedom, the configuration reader, zod, the SDKs) is loaded when that command runs.
+ * and linkedom, the configuration reader, zod, the SDKs) is loaded when that command runs. The
+ * library's own entry (`src/index.ts`) reaches none of the packages a call loads when it uses them.
  */
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
@@ -12,7 +14,7 @@ import { expect, it } from "vitest";
 const SRC = fileURLToPath(new URL("../../src", import.meta.url));
 
 /** Packages the CLI may load before a command runs. */
-const AT_START = ["commander", "ipaddr.js", "pino"];
+const AT_START = ["commander", "ipaddr.js"];
 
 /** Static value imports of `file`: relative ones as .ts paths, and package names. */
 function staticImports(file: string): { local: string[]; packages: string[] } {
@@ -33,7 +35,8 @@ function staticImports(file: string): { local: string[]; packages: string[] } {
   return { local, packages };
 }
 
-it("starts the CLI with the packages that parse arguments, and nothing heavier", () => {
+/** The packages `start` reaches through static value imports, each with the file importing it. */
+function reachable(start: string): { reached: Map<string, string>; seen: Set<string> } {
   const seen = new Set<string>();
   const reached = new Map<string, string>();
   const walk = (file: string) => {
@@ -43,9 +46,55 @@ it("starts the CLI with the packages that parse arguments, and nothing heavier",
     for (const name of packages) if (!reached.has(name)) reached.set(name, relative(SRC, file));
     for (const next of local) walk(next);
   };
-  walk(resolve(SRC, "cli/bin.ts"));
+  walk(resolve(SRC, start));
+  return { reached, seen };
+}
+
+it("prints --version without loading a package", () => {
+  const { reached, seen } = reachable("cli/bin.ts");
+  expect([...reached]).toEqual([]);
+  expect(seen.has(resolve(SRC, "cli/run.ts"))).toBe(false);
+});
+
+it("starts the CLI with the packages that parse arguments, and nothing heavier", () => {
+  const { reached, seen } = reachable("cli/run.ts");
   const extra = [...reached].filter(([name]) => !AT_START.includes(name));
   expect(extra).toEqual([]);
   // The walk did reach the commands.
   expect(seen.has(resolve(SRC, "cli/crawl.ts"))).toBe(true);
+});
+
+/**
+ * Packages the library loads only when a call uses them: the model SDKs, LangChain, the PDF
+ * reader, the HTTP service, the MCP SDK, the queue, SQLite and Redis clients, the browser, the
+ * JSON Schema validator, the XML DOM of feeds and the tokenizer.
+ */
+const ON_USE = [
+  "ai",
+  "@ai-sdk/",
+  "@langchain/",
+  "unpdf",
+  "pdfjs-dist",
+  "hono",
+  "@hono/",
+  "@modelcontextprotocol/",
+  "bullmq",
+  "ioredis",
+  "redis",
+  "better-sqlite3",
+  "playwright-core",
+  "ajv",
+  "linkedom",
+  "gpt-tokenizer",
+];
+
+it("imports the library (createWebFetch and the rest of src/index.ts) without the heavy packages", () => {
+  const { reached, seen } = reachable("index.ts");
+  const heavy = [...reached].filter(([name]) =>
+    ON_USE.some((p) => (p.endsWith("/") ? name.startsWith(p) : name === p)),
+  );
+  expect(heavy).toEqual([]);
+  // The walk did reach the pipeline.
+  expect(seen.has(resolve(SRC, "webfetch/direct.ts"))).toBe(true);
+  expect(reached.has("undici")).toBe(true);
 });
