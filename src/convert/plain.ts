@@ -6,12 +6,18 @@
 import { escapeHtml } from "../markdown/clean-html.js";
 import type { OutputFormat } from "../values.js";
 import { decodeBody } from "./decode.js";
-import type { ConvertedBody } from "./index.js";
 import { type ContentKind, sniffContent } from "./sniff.js";
 import { convertText } from "./text.js";
 
 /** The kinds converted here: their content is their own text. */
 const PLAIN_KINDS: ReadonlySet<ContentKind> = new Set(["text", "markdown", "csv", "xml"]);
+
+/** A converted plain-text body: its text, and the type and charset it was read as. */
+export interface PlainBody {
+  contentType: string;
+  charset: string;
+  content: string;
+}
 
 /** Whether a sniffed kind is plain text. */
 export function isPlainKind(kind: ContentKind): boolean {
@@ -25,7 +31,7 @@ export function convertPlain(
   kind: ContentKind,
   mimeType: string,
   format: OutputFormat,
-): ConvertedBody {
+): PlainBody {
   const { text, charset } = decodeBody(body, headerType, kind === "xml" ? "xml" : "other");
   const base = { contentType: mimeType, charset };
   if (format === "raw") return { ...base, content: text };
@@ -45,7 +51,7 @@ export function convertInline(
   url: string,
   format: OutputFormat,
   maxBytes: number,
-): ConvertedBody | undefined {
+): PlainBody | undefined {
   if (body.length > maxBytes) return undefined;
   const { kind, mimeType } = sniffContent(body, headerType, url);
   return isPlainKind(kind) ? convertPlain(body, headerType, kind, mimeType, format) : undefined;
