@@ -20,3 +20,9 @@ if (wanted("fetch")) {
   console.log("## Fetch overhead, 100 KB over loopback, cache off\n");
   console.log(`${markdownTable(await fetchOverheadBench())}\n`);
 }
+
+if (wanted("cold")) {
+  const { coldStartBench } = await import("./speed/cold-start.js");
+  console.log("## Cold start of the compiled CLI, against node -e 0\n");
+  console.log(`${markdownTable(await coldStartBench())}\n`);
+}

@@ -5,7 +5,7 @@
  * slows them alike; the table shows medians. Nothing is built here: it runs dist/cli/bin.js,
  * so run `npm run build` first. Only a server on 127.0.0.1 is reached; HOME is a fresh temporary
  * directory and the cache is off, so no run reuses another's work.
- * Run: node --import tsx bench/speed/cold-start.ts
+ * Run: node --import tsx bench/speed/cold-start.ts, or npm run bench:speed -- --only cold
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "../stats.js";
+import { markdownTable } from "./table.js";
 
 /** The compiled CLI; this benchmark measures what users run. */
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
@@ -152,13 +153,6 @@ export async function coldStartBench(): Promise<string[][]> {
       return [c.what, m.toFixed(0), i === 0 ? "" : `+${(m - base).toFixed(0)}`];
     }),
   ];
-}
-
-/** The rows as a Markdown table. */
-function markdownTable(rows: string[][]): string {
-  const [head, ...body] = rows;
-  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-  return [line(head!), line(head!.map(() => "---")), ...body.map(line)].join("\n");
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
