@@ -264,6 +264,23 @@ export function collapseWhitespace(text: string): string {
   return text.replace(CHANGED_WHITESPACE, " ");
 }
 
+/** True for the characters `\s` matches (NBSP among them). */
+export function isSpaceCode(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** Text of a subtree, whitespace collapsed and trimmed; iterative, unlike some DOM getters. */
 export function textOf(root: DomNode): string {
   const parts: string[] = [];

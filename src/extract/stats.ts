@@ -4,7 +4,15 @@
  * nested elements; measuring each element separately would cost depth × size on deep pages.
  */
 
-import { type DomElement, type DomNode, isElement, isText, tagOf, walk } from "./dom.js";
+import {
+  type DomElement,
+  type DomNode,
+  isElement,
+  isSpaceCode,
+  isText,
+  tagOf,
+  walk,
+} from "./dom.js";
 
 /** Text measures of one element's subtree. */
 export interface TextStats {
@@ -94,23 +102,6 @@ function measureData(data: string): { chars: number; commas: number } {
   measured.chars = chars === 0 && runs === 1 ? 0 : chars + runs;
   measured.commas = commas;
   return measured;
-}
-
-/** True for the characters `\s` matches (NBSP among them). */
-function isSpaceCode(c: number): boolean {
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /**
