@@ -358,6 +358,7 @@ const MAX_MENU_LABEL_CHARS = 30;
 function removeLinkLists(root: DomElement): void {
   const rootChars = textOf(root).length;
   const measures = measureLists(root);
+  const units: UnitCounts = new Map();
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
@@ -369,7 +370,7 @@ function removeLinkLists(root: DomElement): void {
       linkChars >= chars * MENU_LINK_SHARE &&
       linkChars / links <= MAX_MENU_LABEL_CHARS &&
       !followsHeading(node, root) &&
-      !isRepeatedUnit(node);
+      !isRepeatedUnit(node, units);
     if (isMenu) doomed.push(node);
     return !isMenu;
   });
@@ -485,16 +486,31 @@ function runLength(run: TextRun): number {
 const MIN_CARDS = 3;
 
 /** True when `el` is one of MIN_CARDS or more siblings of its tag and class. */
-function isRepeatedUnit(el: DomElement): boolean {
+function isRepeatedUnit(el: DomElement, units: UnitCounts): boolean {
   const parent = el.parentNode;
   const names = attr(el, "class");
   if (!isElement(parent) || names === "") return false;
-  let alike = 0;
-  for (const sibling of childElements(parent)) {
-    if (tagOf(sibling) === tagOf(el) && attr(sibling, "class") === names) alike++;
-    if (alike >= MIN_CARDS) return true;
+  let counts = units.get(parent);
+  if (counts === undefined) {
+    counts = new Map();
+    for (const sibling of childElements(parent)) {
+      const key = unitKey(sibling);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    units.set(parent, counts);
   }
-  return false;
+  return (counts.get(unitKey(el)) ?? 0) >= MIN_CARDS;
+}
+
+/**
+ * Children of a parent counted by tag and class, once per parent: counting the siblings again
+ * for each of thousands of lists side by side cost their number squared.
+ */
+type UnitCounts = Map<DomElement, Map<string, number>>;
+
+/** What makes siblings alike: tag and class. */
+function unitKey(el: DomElement): string {
+  return `${tagOf(el)} ${attr(el, "class")}`;
 }
 
 /** Wrappers climbed to find what a list follows (a column layout around it). */
