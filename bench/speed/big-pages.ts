@@ -1,8 +1,8 @@
 /**
  * Conversion time of very large pages: each shape that once made conversion slow or superlinear
  * (a million list items, 150,000 links, one 9 MB line of text with and without spaces, a
- * 5,000-column table, a tall table, thousands of short link lists side by side, lists nested
- * 100 deep) is generated at two or three sizes and converted in process by convertBody
+ * 5,000-column table, a tall table, thousands of short link lists or status messages side by
+ * side, lists nested 100 deep) is generated at two or three sizes and converted in process by convertBody
  * (markdown, extract "main", the path a fetch takes); time per MB must stay flat as the size
  * grows. A 150,000-item RSS feed and one HTML shape also go through a
  * real ConvertPool, whose threads have the default bounded heap, to show they fit in it.
@@ -135,6 +135,20 @@ export const SHAPES: readonly Shape[] = [
           const items: string[] = [];
           for (let k = 0; k < 5; k++) items.push(`<li><a href="/${i}/${k}">L${k}</a></li>`);
           return `<ul class="m${i}">${items.join("")}</ul>`;
+        },
+      ),
+  },
+  {
+    name: "side-by-side form status messages",
+    contentType: "text/html",
+    sizes: [0.25 * MB, 1 * MB, 2.5 * MB],
+    make: (bytes) =>
+      fill(
+        bytes,
+        `${pageHead}<p>${"Some prose, with commas, to be the article. ".repeat(20)}</p>`,
+        pageTail,
+        (i) => {
+          return `<div class="error-message">Error ${i}</div>`;
         },
       ),
   },
