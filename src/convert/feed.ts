@@ -5,6 +5,7 @@
  * never recursion, because the input is untrusted.
  */
 
+import { Parser } from "htmlparser2";
 import { DOMParser } from "linkedom";
 import { WebFetchError } from "../errors.js";
 import type { LimitHit } from "../warnings.js";
@@ -169,10 +170,8 @@ export function convertFeed(xml: string, options: ConvertFeedOptions = {}): Feed
       `Could not read the feed: elements nested more than ${MAX_XML_DEPTH} levels deep`,
     );
   }
-  const doc = new DOMParser().parseFromString(
-    xml.replace(/^\uFEFF/, ""),
-    "text/xml",
-  ) as unknown as {
+  const { xml: kept, dropped } = dropExtraItems(xml.replace(/^\uFEFF/, ""));
+  const doc = new DOMParser().parseFromString(kept, "text/xml") as unknown as {
     documentElement: XmlElement | null;
   };
   const root = doc.documentElement;
@@ -200,20 +199,95 @@ export function convertFeed(xml: string, options: ConvertFeedOptions = {}): Feed
     Array.from(container.children).filter((el) => isCore(el, "item") || isCore(el, "entry")),
   );
   const items = entries.slice(0, MAX_ITEMS).map((el) => readItem(el, child, isCore, base));
+  const total = entries.length + dropped;
 
   const blocks: string[] = [];
   if (title) blocks.push(`# ${title}`);
   if (description) blocks.push(description);
   if (items.length > 0) blocks.push(items.map(formatItem).join("\n"));
-  if (entries.length > MAX_ITEMS)
-    blocks.push(`_(${entries.length - MAX_ITEMS} more items not shown)_`);
+  if (total > MAX_ITEMS) blocks.push(`_(${total - MAX_ITEMS} more items not shown)_`);
 
   return {
     content: blocks.join("\n\n"),
     ...(title ? { title } : {}),
     ...(description ? { description } : {}),
-    ...(entries.length > MAX_ITEMS ? { limits: [{ limit: "feed-items", max: MAX_ITEMS }] } : {}),
+    ...(total > MAX_ITEMS ? { limits: [{ limit: "feed-items", max: MAX_ITEMS }] } : {}),
   };
+}
+
+/** The feed with the items past the first MAX_ITEMS of each container left out, and their count. */
+interface KeptItems {
+  xml: string;
+  dropped: number;
+}
+
+/**
+ * Leaves out of `xml` every item or entry past the first MAX_ITEMS of the root and of the channel
+ * (the containers convertFeed lists), counting them, before the feed becomes a DOM: only
+ * MAX_ITEMS are listed, and a DOM of 150,000 items took seconds and more than a thread's heap.
+ * One streaming pass of the same XML tokenizer the DOM is built with, so it sees the elements
+ * the DOM would: an item is left out only when its own end tag (or `/>`) closes it, exactly its
+ * text from `<` to `>`; an item closed by another tag or by the end of the input stays, and is
+ * counted in the DOM instead.
+ */
+function dropExtraItems(xml: string): KeptItems {
+  const parts: string[] = [];
+  let copied = 0;
+  let dropped = 0;
+  let prefix: string | undefined; // the root's, once it is open
+  let channelSeen = false;
+  const counts = [0, 0]; // items seen in the root, in the channel
+  const open: number[] = []; // per open element: 0 the root, 1 the channel, -1 anything else
+  let dropStart = -1; // start of the item being left out, or -1
+  let dropDepth = -1;
+  const isCore = (tag: string, name: string) =>
+    tag === name || (prefix !== "" && tag === `${prefix}:${name}`);
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        const depth = open.length;
+        if (dropStart >= 0) {
+          open.push(-1);
+          return;
+        }
+        const tag = name.toLowerCase();
+        const parent = depth === 0 ? -1 : open[depth - 1]!;
+        let role = -1;
+        if (depth === 0 && prefix === undefined) {
+          prefix = prefixOf(name);
+          role = 0;
+        } else if (parent === 0 && !channelSeen && isCore(tag, "channel")) {
+          channelSeen = true;
+          role = 1;
+        } else if (parent >= 0 && (isCore(tag, "item") || isCore(tag, "entry"))) {
+          counts[parent]!++;
+          if (counts[parent]! > MAX_ITEMS) {
+            dropStart = parser.startIndex;
+            dropDepth = depth;
+          }
+        }
+        open.push(role);
+      },
+      onclosetag(_name, implied) {
+        open.pop();
+        if (dropStart < 0 || open.length !== dropDepth) return;
+        // Closed by its own end tag, or self-closed (its start tag is the one just read).
+        if (!implied || parser.startIndex === dropStart) {
+          parts.push(xml.slice(copied, dropStart));
+          copied = parser.endIndex + 1;
+          dropped++;
+        }
+        dropStart = -1;
+        dropDepth = -1;
+      },
+    },
+    { xmlMode: true },
+  );
+  parser.write(xml);
+  parser.end();
+  if (dropped === 0) return { xml, dropped };
+  parts.push(xml.slice(copied));
+  return { xml: parts.join(""), dropped };
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 
 import {
+  collapseWhitespace,
   type DomElement,
   type DomNode,
   headingLevel,
@@ -18,7 +19,6 @@ import {
   isText,
   PHRASING_TAGS,
   tagOf,
-  WHITESPACE_RUN,
   walk,
 } from "./dom.js";
 import { namesOf } from "./names.js";
@@ -207,7 +207,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
     const prev = found[i - 1];
     const next = found[i + 1];
     const tag = tagOf(el);
-    const words = b.text.match(WORD) ?? [];
+    const words = wordStats(b.text);
     const context = ancestry(el, root);
     const prose = isProse(b, stats);
     const level = headingLevel(el);
@@ -217,7 +217,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
 
     const features = [
       Math.log1p(b.chars),
-      Math.log1p(words.length),
+      Math.log1p(words.count),
       share(s.linkChars, s.chars),
       Math.log1p(b.links),
       share(parentStats?.linkChars ?? 0, parentStats?.chars ?? 0),
@@ -252,9 +252,9 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
       ENDS_SENTENCE.test(b.text) ? 1 : 0,
       share(count(b.text, COMMA), b.chars) * 100,
       share(count(b.text, DIGIT), b.chars),
-      share(words.filter((w) => w[0] !== w[0]!.toLowerCase()).length, words.length),
-      share(words.filter((w) => w.length <= 3).length, words.length),
-      words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.length, 0) / words.length,
+      share(words.capitalized, words.count),
+      share(words.short, words.count),
+      words.count === 0 ? 0 : words.chars / words.count,
       count(b.text, SEPARATOR),
       share(b.emphasisChars, b.chars),
       (textCounts.get(b.text) ?? 1) > 1 ? 1 : 0,
@@ -395,7 +395,7 @@ function findBlocks(root: DomElement, stats: StatsMap): Found[] | undefined {
         over = true;
         return;
       }
-      const text = run.text.join("").replace(WHITESPACE_RUN, " ").trim();
+      const text = collapseWhitespace(run.text.join("")).trim();
       if (text === "") return;
       found.push({
         el,
@@ -520,6 +520,36 @@ function share(part: number, whole: number): number {
   return whole === 0 ? 0 : part / whole;
 }
 
+/**
+ * Matches of the global `pattern` in `text`, counted one at a time: an array of every match
+ * would grow with the text and be copied by each collection while it grows.
+ */
 function count(text: string, pattern: RegExp): number {
-  return text.match(pattern)?.length ?? 0;
+  let n = 0;
+  pattern.lastIndex = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
+
+/**
+ * Words of `text` (WORD matches): how many, how many start with a capital, how many have at most
+ * three characters, and their characters, read match by match without keeping the words.
+ */
+function wordStats(text: string): {
+  count: number;
+  capitalized: number;
+  short: number;
+  chars: number;
+} {
+  const out = { count: 0, capitalized: 0, short: 0, chars: 0 };
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const w = m[0];
+    const first = w[0]!;
+    out.count++;
+    if (first !== first.toLowerCase()) out.capitalized++;
+    if (w.length <= 3) out.short++;
+    out.chars += w.length;
+  }
+  return out;
 }

@@ -111,6 +111,7 @@ export function removeInvisible(body: DomElement): void {
   let preDepth = 0;
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
   const disclosed = new Set<string>(); // ids that a control with aria-expanded opens
+  const holdsForm = new Map<DomElement, boolean>(); // parents of status-like names: a form child?
   walk(
     body,
     (node) => {
@@ -142,7 +143,7 @@ export function removeInvisible(body: DomElement): void {
         ALWAYS_REMOVED_TAGS.has(tag) ||
         (isHidden(node, tag) && !isPanel(node, disclosed)) ||
         isLineNumbers(node, tag) ||
-        isFormStatus(node) ||
+        isFormStatus(node, holdsForm) ||
         isStatusMessage(node)
       ) {
         doomed.push(node);
@@ -441,12 +442,19 @@ function isStatusMessage(el: DomElement): boolean {
  * Named so, and in its form or beside it: an article's `error-message` box quoting a stack
  * trace is not one.
  */
-function isFormStatus(el: DomElement): boolean {
+function isFormStatus(el: DomElement, holdsForm: Map<DomElement, boolean>): boolean {
   const names = attr(el, "class").split(/\s+/);
   if (!names.some((name) => name.length <= MAX_STATUS_NAME && FORM_STATUS.test(name))) return false;
   const parent = el.parentNode;
   if (!isElement(parent)) return false;
-  if (childElements(parent).some((sibling) => tagOf(sibling) === "form")) return true;
+  // Whether a parent has a form child is read once per parent: thousands of status-like
+  // siblings each reading all the others took their number squared (36,000 took minutes).
+  let form = holdsForm.get(parent);
+  if (form === undefined) {
+    form = childElements(parent).some((sibling) => tagOf(sibling) === "form");
+    holdsForm.set(parent, form);
+  }
+  if (form) return true;
   let up: DomNode | null = parent;
   for (let level = 0; level < FORM_STATUS_LEVELS && isElement(up); level++, up = up.parentNode) {
     if (tagOf(up) === "form") return true;

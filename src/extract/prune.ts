@@ -16,6 +16,8 @@ import {
   hasDescendant,
   headingLevel,
   isElement,
+  isSpaceCode,
+  isText,
   tagOf,
   textOf,
   walk,
@@ -355,47 +357,160 @@ const MAX_MENU_LABEL_CHARS = 30;
  */
 function removeLinkLists(root: DomElement): void {
   const rootChars = textOf(root).length;
+  const measures = measureLists(root);
+  const units: UnitCounts = new Map();
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
     if (!LIST_TAGS.has(tagOf(node))) return true;
-    let links = 0;
-    let linkChars = 0;
-    walk(node, (inner) => {
-      if (!isElement(inner)) return false;
-      if (tagOf(inner) !== "a") return true;
-      links++;
-      linkChars += textOf(inner).length;
-      return false;
-    });
+    const { links, linkChars, chars } = measures.get(node)!;
     if (links < MIN_MENU_LINKS) return links > 0;
-    const chars = textOf(node).length;
     const isMenu =
       chars < rootChars * MAX_SECTION_SHARE &&
       linkChars >= chars * MENU_LINK_SHARE &&
       linkChars / links <= MAX_MENU_LABEL_CHARS &&
       !followsHeading(node, root) &&
-      !isRepeatedUnit(node);
+      !isRepeatedUnit(node, units);
     if (isMenu) doomed.push(node);
     return !isMenu;
   });
   for (const el of doomed) el.remove();
 }
 
+/**
+ * Of a list: its links (the `<a>` elements in it that are in no other `<a>` in it), their text's
+ * length and its own, each as textOf() would count it.
+ */
+interface ListMeasure {
+  links: number;
+  linkChars: number;
+  chars: number;
+}
+
+/** An open list or link while measuring: the text read in it so far, and the links counted. */
+interface MeasureFrame {
+  link: boolean;
+  text: TextRun;
+  links: number;
+  linkChars: number;
+}
+
+/**
+ * Measures every list (LIST_TAGS) under `root` in one walk: each list's and link's text is
+ * summed from its children's when it closes, never read again from its nodes, so lists nested a
+ * hundred deep cost the page's size once instead of once per level (a nested `div` is a list).
+ */
+function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
+  const measures = new Map<DomElement, ListMeasure>();
+  const frames: MeasureFrame[] = [];
+  const tracked = (tag: string) => tag === "a" || LIST_TAGS.has(tag);
+  walk(
+    root,
+    (node) => {
+      if (isText(node)) {
+        const top = frames[frames.length - 1];
+        if (top) top.text = joinRuns(top.text, textRun(node.data));
+        return false;
+      }
+      if (!isElement(node)) return false;
+      const tag = tagOf(node);
+      if (tracked(tag)) frames.push({ link: tag === "a", text: EMPTY_RUN, links: 0, linkChars: 0 });
+      return true;
+    },
+    (el) => {
+      if (!tracked(tagOf(el))) return;
+      const frame = frames.pop()!;
+      const chars = runLength(frame.text);
+      if (!frame.link) measures.set(el, { links: frame.links, linkChars: frame.linkChars, chars });
+      const parent = frames[frames.length - 1];
+      if (!parent) return;
+      parent.text = joinRuns(parent.text, frame.text);
+      // A link counts once for the lists around it, up to the nearest link around it, which
+      // hides it; a list passes up what it counted unless a link is around it.
+      if (parent.link) return;
+      parent.links += frame.link ? 1 : frame.links;
+      parent.linkChars += frame.link ? chars : frame.linkChars;
+    },
+  );
+  return measures;
+}
+
+/**
+ * Text as textOf() measures it, without the text: `length` after collapsing whitespace runs,
+ * before trimming, and whether it starts and ends with whitespace. Two joined texts measure as
+ * the sum, less one where a run ending the first meets a run starting the second.
+ */
+interface TextRun {
+  length: number;
+  startsWithSpace: boolean;
+  endsWithSpace: boolean;
+}
+
+const EMPTY_RUN: TextRun = { length: 0, startsWithSpace: false, endsWithSpace: false };
+
+/** The measure of one text node's data. */
+function textRun(data: string): TextRun {
+  if (data === "") return EMPTY_RUN;
+  let length = 0;
+  let inRun = false;
+  for (let i = 0; i < data.length; i++) {
+    const space = isSpaceCode(data.charCodeAt(i));
+    if (!space || !inRun) length++;
+    inRun = space;
+  }
+  return {
+    length,
+    startsWithSpace: isSpaceCode(data.charCodeAt(0)),
+    endsWithSpace: isSpaceCode(data.charCodeAt(data.length - 1)),
+  };
+}
+
+/** The measure of `a` followed by `b`. */
+function joinRuns(a: TextRun, b: TextRun): TextRun {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  return {
+    length: a.length + b.length - (a.endsWithSpace && b.startsWithSpace ? 1 : 0),
+    startsWithSpace: a.startsWithSpace,
+    endsWithSpace: b.endsWithSpace,
+  };
+}
+
+/** textOf()'s length: the collapsed text trimmed (all whitespace trims to nothing). */
+function runLength(run: TextRun): number {
+  const trimmed = run.length - (run.startsWithSpace ? 1 : 0) - (run.endsWithSpace ? 1 : 0);
+  return Math.max(0, trimmed);
+}
+
 /** Siblings alike (tag and class) that make a block one card of a listing, not a menu. */
 const MIN_CARDS = 3;
 
 /** True when `el` is one of MIN_CARDS or more siblings of its tag and class. */
-function isRepeatedUnit(el: DomElement): boolean {
+function isRepeatedUnit(el: DomElement, units: UnitCounts): boolean {
   const parent = el.parentNode;
   const names = attr(el, "class");
   if (!isElement(parent) || names === "") return false;
-  let alike = 0;
-  for (const sibling of childElements(parent)) {
-    if (tagOf(sibling) === tagOf(el) && attr(sibling, "class") === names) alike++;
-    if (alike >= MIN_CARDS) return true;
+  let counts = units.get(parent);
+  if (counts === undefined) {
+    counts = new Map();
+    for (const sibling of childElements(parent)) {
+      const key = unitKey(sibling);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    units.set(parent, counts);
   }
-  return false;
+  return (counts.get(unitKey(el)) ?? 0) >= MIN_CARDS;
+}
+
+/**
+ * Children of a parent counted by tag and class, once per parent: counting the siblings again
+ * for each of thousands of lists side by side cost their number squared.
+ */
+type UnitCounts = Map<DomElement, Map<string, number>>;
+
+/** What makes siblings alike: tag and class. */
+function unitKey(el: DomElement): string {
+  return `${tagOf(el)} ${attr(el, "class")}`;
 }
 
 /** Wrappers climbed to find what a list follows (a column layout around it). */

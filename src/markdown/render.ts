@@ -38,8 +38,12 @@ import {
 /** Quote, list and definition nesting past which content is no longer indented or prefixed. */
 export const MAX_PREFIX_NESTING = 16;
 
-/** Collapsible whitespace; NBSP too, which webfetch normalizes to a space. */
-const COLLAPSIBLE = /[ \t\n\r\f\u00a0]+/g;
+/**
+ * Collapsible whitespace (NBSP too, which webfetch normalizes to a space) that collapsing to one
+ * space changes: a run of two or more, or one character that is not a space. A lone space is
+ * left unmatched, so a text of millions of words is one scan, not a replacement per word.
+ */
+const COLLAPSIBLE = /[ \t\n\r\f\u00a0]{2,}|[\t\n\r\f\u00a0]/g;
 /** Invisible characters dropped from text: soft hyphen, zero-width space, word joiner, BOM. */
 const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
 /**

@@ -188,6 +188,23 @@ describe("convertFeed", () => {
     expect(content).not.toContain("- I200");
     expect(content.endsWith("_(5 more items not shown)_")).toBe(true);
   });
+
+  it("counts the items it leaves unread, in the channel and beside it, and keeps what follows them", () => {
+    const items = (n: number, from: number, tag = "item") =>
+      Array.from({ length: n }, (_, i) => `<${tag}><title>I${from + i}</title></${tag}>`).join("");
+    // RSS 1.0 puts items beside the channel; channel fields may follow the items.
+    const rdf = `<rdf:RDF><channel>${items(250, 0)}<title>Late title</title></channel>${items(300, 1000)}<entry/><entry/></rdf:RDF>`;
+    const doc = convertFeed(rdf);
+    expect(doc.title).toBe("Late title");
+    expect(doc.content).toContain("- I199");
+    expect(doc.content).not.toContain("- I200");
+    expect(doc.content).not.toContain("I1000");
+    expect(doc.content.endsWith("_(352 more items not shown)_")).toBe(true);
+    expect(doc.limits).toEqual([{ limit: "feed-items", max: 200 }]);
+    // An item the input ends inside of is still counted.
+    const open = convertFeed(`<feed><title>F</title>${items(201, 0, "entry")}<entry><title>X`);
+    expect(open.content.endsWith("_(2 more items not shown)_")).toBe(true);
+  });
 });
 
 describe("convertFeed: hostile nesting", () => {

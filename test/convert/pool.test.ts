@@ -71,6 +71,27 @@ describe("ConvertPool", () => {
     expect(doc.content).toContain("still here");
   });
 
+  it("lists a feed of 150,000 items within a thread's default heap, and says it is cut", async () => {
+    pool = new ConvertPool({ threads: 1 });
+    const items = Array.from(
+      { length: 150_000 },
+      (_, i) =>
+        `<item><title>Post ${i}</title><link>/p/${i}</link><description>&lt;p&gt;Post ${i}&lt;/p&gt;</description><pubDate>01 Jan 2026</pubDate></item>\n`,
+    );
+    const feed = page(
+      `<rss version="2.0"><channel><title>Big</title>${items.join("")}</channel></rss>`,
+    );
+    const doc = await pool.convert(
+      feed,
+      "application/rss+xml",
+      options,
+      new AbortController().signal,
+    );
+    expect(doc.content).toContain("- [Post 199](https://example.test/p/199) — 2026-01-01");
+    expect(doc.content.endsWith("_(149800 more items not shown)_")).toBe(true);
+    expect(doc.limits).toEqual([{ limit: "feed-items", max: 200 }]);
+  }, 120_000);
+
   it("rejects jobs after close", async () => {
     pool = new ConvertPool({ threads: 1 });
     await pool.close();
