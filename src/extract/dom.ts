@@ -101,9 +101,12 @@ export function isText(node: DomNode | null | undefined): node is DomText {
   return node?.nodeType === TEXT_NODE || node?.nodeType === CDATA_SECTION_NODE;
 }
 
-/** Lower-case tag name of an element (`"div"`). */
+/**
+ * Lower-case tag name of an element (`"div"`). The tree (tree.ts) stores names lower-cased
+ * already, so this is a read, not a conversion.
+ */
 export function tagOf(el: DomElement): string {
-  return el.localName.toLowerCase();
+  return el.localName;
 }
 
 /** Reads an attribute, trimmed; `""` when absent. */
@@ -249,15 +252,43 @@ export function childElements(el: DomElement): DomElement[] {
 /** Whitespace runs (including NBSP) collapse to one space, as a browser renders text. */
 export const WHITESPACE_RUN = /[\s\u00a0]+/g;
 
+/** True for the UTF-16 code units that `\s` matches (Unicode spaces and line ends, BOM). */
+export function isSpaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** Text of a subtree, whitespace collapsed and trimmed; iterative, unlike some DOM getters. */
 export function textOf(root: DomNode): string {
-  const parts: string[] = [];
-  if (isText(root)) parts.push(root.data);
-  walk(root, (node) => {
-    if (isText(node)) parts.push(node.data);
-    return true;
-  });
-  return parts.join("").replace(WHITESPACE_RUN, " ").trim();
+  // The walk is written out: this runs for many small elements, where a callback per node and
+  // an array of parts cost more than the text itself.
+  let text = isText(root) ? root.data : "";
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) text += (node as DomText).data;
+    else if (type === ELEMENT_NODE && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      node = parent === root ? null : parent;
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  return text.replace(WHITESPACE_RUN, " ").trim();
 }
 
 /** Heading level 1–6 of `el`, or 0. */

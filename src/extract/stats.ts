@@ -8,9 +8,9 @@ import {
   type DomElement,
   type DomNode,
   isElement,
+  isSpaceCode,
   isText,
   tagOf,
-  WHITESPACE_RUN,
   walk,
 } from "./dom.js";
 
@@ -23,9 +23,6 @@ export interface TextStats {
   /** Commas (ASCII, full-width and the Japanese 、), a sign of prose. */
   commas: number;
 }
-
-/** Commas that separate clauses in the scripts we see most. */
-const COMMA = /[,\uff0c\u3001]/g;
 
 /** Stats of every element under `root` (including `root`), keyed by element. */
 export type StatsMap = Map<DomElement, TextStats>;
@@ -46,13 +43,30 @@ export function measureText(root: DomElement): StatsMap {
     root,
     (node: DomNode) => {
       if (isText(node)) {
-        const text = node.data.replace(WHITESPACE_RUN, " ");
-        const chars = text === " " ? 0 : text.length;
-        if (chars === 0) return false;
+        const data = node.data;
+        // Counted in place, as if each whitespace run were replaced by one space and a text
+        // that is only whitespace by nothing: no string is built.
+        let chars = 0;
+        let commas = 0;
+        let visible = false;
+        let inSpace = false;
+        for (let i = 0; i < data.length; i++) {
+          const c = data.charCodeAt(i);
+          if (isSpaceCode(c)) {
+            if (!inSpace) chars++;
+            inSpace = true;
+            continue;
+          }
+          chars++;
+          inSpace = false;
+          visible = true;
+          if (c === 44 || c === 0xff0c || c === 0x3001) commas++;
+        }
+        if (!visible) return false;
         const top = stack[stack.length - 1]!;
         top.chars += chars;
         if (linkDepth > 0) top.linkChars += chars;
-        top.commas += text.match(COMMA)?.length ?? 0;
+        top.commas += commas;
         return false;
       }
       if (!isElement(node)) return false;

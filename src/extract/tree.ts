@@ -151,7 +151,10 @@ class TreeElement extends TreeParent implements DomElement {
     return node as TreeElement | null;
   }
   getAttribute(name: string): string | null {
-    return this.#attributes.get(name.toLowerCase()) ?? null;
+    // Names are stored lower-cased, and callers nearly always ask in lower case already.
+    const value = this.#attributes.get(name);
+    if (value !== undefined) return value;
+    return hasUpperAscii(name) ? (this.#attributes.get(name.toLowerCase()) ?? null) : null;
   }
   hasAttribute(name: string): boolean {
     return this.#attributes.has(name.toLowerCase());
@@ -165,6 +168,15 @@ class TreeElement extends TreeParent implements DomElement {
   getAttributeNames(): string[] {
     return [...this.#attributes.keys()];
   }
+}
+
+/** True when `name` holds a character that `toLowerCase()` changes. */
+function hasUpperAscii(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return true;
+  }
+  return false;
 }
 
 class TreeDocument extends TreeParent implements DomDocument {
