@@ -41,7 +41,11 @@ const HEADER_WORD = /header/gi;
 
 /** Class and id of `el`, without page-builder widget names. */
 export function namesOf(el: DomElement): string {
-  return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
+  const classes = attr(el, "class");
+  const id = attr(el, "id");
+  // Most elements have neither: no string to build.
+  if (classes === "" && id === "") return "";
+  return `${classes} ${id}`.replace(PAGE_BUILDER_WIDGET, "").trim();
 }
 
 /**
@@ -92,6 +96,8 @@ const PAGE_BLOCK =
  * "what-share-of-adolescents-…"), whose words say nothing about what the block is.
  */
 function withoutTextSlugs(names: string, el: DomElement): string {
+  // A slug has two hyphens: names without one hold none.
+  if (!names.includes("-")) return names;
   const parts = names.split(WHITESPACE);
   if (!parts.some((name) => SLUG_NAME.test(name))) return names;
   const start = slugOf(textStart(el, SLUG_TEXT_CHARS));
