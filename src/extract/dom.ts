@@ -291,6 +291,44 @@ export function textOf(root: DomNode): string {
   return text.replace(WHITESPACE_RUN, " ").trim();
 }
 
+/**
+ * `textOf(root).length`, counted without building the text: each whitespace run counts one,
+ * and none counts at either end.
+ */
+export function textLength(root: DomNode): number {
+  let length = 0;
+  let started = false; // a visible character was counted
+  let space = false; // whitespace since the last one
+  const count = (data: string) => {
+    for (let i = 0; i < data.length; i++) {
+      if (isSpaceCode(data.charCodeAt(i))) {
+        space = started;
+        continue;
+      }
+      if (space) length++;
+      length++;
+      started = true;
+      space = false;
+    }
+  };
+  if (isText(root)) count(root.data);
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) count((node as DomText).data);
+    else if (type === ELEMENT_NODE && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      node = parent === root ? null : parent;
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  return length;
+}
+
 /** Heading level 1–6 of `el`, or 0. */
 export function headingLevel(el: DomElement): number {
   const tag = tagOf(el);

@@ -17,6 +17,7 @@ import {
   headingLevel,
   isElement,
   tagOf,
+  textLength,
   textOf,
   walk,
 } from "./dom.js";
@@ -200,7 +201,7 @@ function removeButtonLinks(root: DomElement): void {
     if (tagOf(node) !== "a") return true;
     const looksLikeButton =
       BUTTON_CLASS.test(attr(node, "class")) || attr(node, "role").toLowerCase() === "button";
-    if (looksLikeButton && textOf(node).length <= MAX_BUTTON_CHARS) doomed.push(node);
+    if (looksLikeButton && textLength(node) <= MAX_BUTTON_CHARS) doomed.push(node);
     return false;
   });
   for (const el of doomed) el.remove();
@@ -354,7 +355,7 @@ const MAX_MENU_LABEL_CHARS = 30;
  * of many short links with little other text, each less than half of the root.
  */
 function removeLinkLists(root: DomElement): void {
-  const rootChars = textOf(root).length;
+  const rootChars = textLength(root);
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
@@ -365,11 +366,11 @@ function removeLinkLists(root: DomElement): void {
       if (!isElement(inner)) return false;
       if (tagOf(inner) !== "a") return true;
       links++;
-      linkChars += textOf(inner).length;
+      linkChars += textLength(inner);
       return false;
     });
     if (links < MIN_MENU_LINKS) return links > 0;
-    const chars = textOf(node).length;
+    const chars = textLength(node);
     const isMenu =
       chars < rootChars * MAX_SECTION_SHARE &&
       linkChars >= chars * MENU_LINK_SHARE &&
@@ -436,7 +437,7 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     }
     return true;
   });
-  const rootChars = textOf(root).length;
+  const rootChars = textLength(root);
   for (const heading of headings) {
     if (!heading.parentNode) continue; // removed with an earlier section
     const text = headingText(heading);
@@ -507,7 +508,7 @@ function removeSection(
 function onlyTextChild(el: DomElement): DomElement | undefined {
   let found: DomElement | undefined;
   for (const child of childElements(el)) {
-    if (textOf(child) === "") continue;
+    if (textLength(child) === 0) continue;
     if (found) return undefined;
     found = child;
   }
@@ -534,12 +535,12 @@ function linkText(el: DomElement): [number, number] {
   walk(el, (node) => {
     if (!isElement(node)) return false;
     if (tagOf(node) === "a") {
-      links += textOf(node).length;
+      links += textLength(node);
       return false;
     }
     return true;
   });
-  return [textOf(el).length, links];
+  return [textLength(el), links];
 }
 
 function removeDuplicateBlocks(root: DomElement): void {
