@@ -99,8 +99,14 @@ function withoutTextSlugs(names: string, el: DomElement): string {
   // A slug has two hyphens: names without one hold none.
   if (!names.includes("-")) return names;
   const parts = names.split(WHITESPACE);
-  if (!parts.some((name) => SLUG_NAME.test(name))) return names;
-  const start = slugOf(textStart(el, SLUG_TEXT_CHARS));
+  const slugs = parts.filter((name) => SLUG_NAME.test(name));
+  if (slugs.length === 0) return names;
+  const text = textStart(el, SLUG_TEXT_CHARS);
+  // A name made from the text has its first word in the text: most names (`wp-block-group`)
+  // are ruled out without making the slug.
+  const lower = text.toLowerCase();
+  if (!slugs.some((name) => lower.includes(name.slice(0, name.indexOf("-"))))) return names;
+  const start = slugOf(text);
   if (start === "") return names;
   const ownTitle = (name: string): boolean =>
     SLUG_NAME.test(name) && (start === name || start.startsWith(`${name}-`));
