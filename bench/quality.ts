@@ -281,6 +281,27 @@ add("  text mode pages/s", (_y, _s, run) => {
   );
   return ms.length ? (ms.length / (ms.reduce((a, b) => a + b, 0) / 1000)).toFixed(1) : "–";
 });
+// CPU time is the fairer speed on a shared machine: waiting for a core does not count.
+const cpuOf = (run: Run) =>
+  [...run.predictions.values()].flatMap((p) => (p.cpuMs === undefined ? [] : [p.cpuMs]));
+const perCpuSecond = (run: Run) => {
+  const cpu = cpuOf(run);
+  return cpu.length / (cpu.reduce((a, b) => a + b, 0) / 1000);
+};
+add("pages per CPU-second (extraction only, all threads)", (_y, _s, run) =>
+  cpuOf(run).length ? perCpuSecond(run).toFixed(1) : "–",
+);
+add("  CPU ms/page p50 / p95", (_y, _s, run) => {
+  const cpu = cpuOf(run);
+  return cpu.length ? `${percentile(cpu, 50).toFixed(1)} / ${percentile(cpu, 95).toFixed(1)}` : "–";
+});
+const ours = runs.get("webfetch");
+const theirs = runs.get("readability");
+if (ours && theirs && cpuOf(ours).length && cpuOf(theirs).length) {
+  add("webfetch ÷ readability, pages per CPU-s", (system) =>
+    system === "webfetch" ? `${(perCpuSecond(ours) / perCpuSecond(theirs)).toFixed(2)}×` : "",
+  );
+}
 add("peak RSS of the process", (_y, _s, run) => `${run.summary.maxRssMiB.toFixed(0)} MiB`);
 add("errors", (_y, _s, run) => String([...run.predictions.values()].filter((p) => p.error).length));
 
@@ -291,7 +312,6 @@ console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const r of rows) console.log(line(r));
 
 // ---- Markdown structure against the ground truth's Markdown ----
-const ours = runs.get("webfetch");
 if (ours) {
   const sum = (xs: Structure[]): Structure =>
     xs.reduce(

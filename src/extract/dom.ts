@@ -101,9 +101,12 @@ export function isText(node: DomNode | null | undefined): node is DomText {
   return node?.nodeType === TEXT_NODE || node?.nodeType === CDATA_SECTION_NODE;
 }
 
-/** Lower-case tag name of an element (`"div"`). */
+/**
+ * Lower-case tag name of an element (`"div"`). The tree (tree.ts) stores names lower-cased
+ * already, so this is a read, not a conversion.
+ */
 export function tagOf(el: DomElement): string {
-  return el.localName.toLowerCase();
+  return el.localName;
 }
 
 /** Reads an attribute, trimmed; `""` when absent. */
@@ -264,12 +267,12 @@ export function collapseWhitespace(text: string): string {
   return text.replace(CHANGED_WHITESPACE, " ");
 }
 
-/** True for the characters `\s` matches (NBSP among them). */
+/** True for the UTF-16 code units that `\s` matches (Unicode spaces and line ends, BOM). */
 export function isSpaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
   return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
+    c === 160 ||
     c === 0x1680 ||
     (c >= 0x2000 && c <= 0x200a) ||
     c === 0x2028 ||
@@ -283,13 +286,62 @@ export function isSpaceCode(c: number): boolean {
 
 /** Text of a subtree, whitespace collapsed and trimmed; iterative, unlike some DOM getters. */
 export function textOf(root: DomNode): string {
-  const parts: string[] = [];
-  if (isText(root)) parts.push(root.data);
-  walk(root, (node) => {
-    if (isText(node)) parts.push(node.data);
-    return true;
-  });
-  return collapseWhitespace(parts.join("")).trim();
+  // The walk is written out: this runs for many small elements, where a callback per node and
+  // an array of parts cost more than the text itself.
+  let text = isText(root) ? root.data : "";
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) text += (node as DomText).data;
+    else if (type === ELEMENT_NODE && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      node = parent === root ? null : parent;
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  return collapseWhitespace(text).trim();
+}
+
+/**
+ * `textOf(root).length`, counted without building the text: each whitespace run counts one,
+ * and none counts at either end.
+ */
+export function textLength(root: DomNode): number {
+  let length = 0;
+  let started = false; // a visible character was counted
+  let space = false; // whitespace since the last one
+  const count = (data: string) => {
+    for (let i = 0; i < data.length; i++) {
+      if (isSpaceCode(data.charCodeAt(i))) {
+        space = started;
+        continue;
+      }
+      if (space) length++;
+      length++;
+      started = true;
+      space = false;
+    }
+  };
+  if (isText(root)) count(root.data);
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) count((node as DomText).data);
+    else if (type === ELEMENT_NODE && node.firstChild !== null) {
+      node = node.firstChild;
+      continue;
+    }
+    while (node !== null && node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      node = parent === root ? null : parent;
+    }
+    if (node !== null) node = node.nextSibling;
+  }
+  return length;
 }
 
 /** Heading level 1–6 of `el`, or 0. */

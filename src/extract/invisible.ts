@@ -18,6 +18,7 @@ import {
   isHeadingTag,
   isText,
   tagOf,
+  textLength,
   textOf,
   textWithin,
   WHITESPACE_RUN,
@@ -210,7 +211,7 @@ function holdsThePage(body: DomElement, hidden: readonly DomElement[]): boolean 
   });
   if (visible > MAX_VISIBLE_CHARS) return false;
   let hiddenChars = 0;
-  for (const el of hidden) hiddenChars += textOf(el).length;
+  for (const el of hidden) hiddenChars += textLength(el);
   return visible < hiddenChars * VISIBLE_SHARE;
 }
 
@@ -409,6 +410,8 @@ function isStyleHidden(el: DomElement): boolean {
  */
 const FORM_STATUS =
   /^(?:w-form-(?:done|fail)|wpcf7-response-output|[\w-]*(?:success|error|fail|thank-?you)[-_]?(?:message|msg)[\w-]*|(?:[\w-]*[-_])?form[-_]+(?:success|error|fail|done|message|thank)[\w-]*)$/i;
+/** A word that each of FORM_STATUS's alternatives contains. */
+const FORM_STATUS_HINT = /form|msg|message|wpcf7/i;
 /**
  * Longest class name FORM_STATUS is tried on: its two open-ended runs cost time quadratic in
  * a name that repeats a keyword ("successmsgsuccessmsg…").
@@ -443,7 +446,10 @@ function isStatusMessage(el: DomElement): boolean {
  * trace is not one.
  */
 function isFormStatus(el: DomElement, holdsForm: Map<DomElement, boolean>): boolean {
-  const names = attr(el, "class").split(/\s+/);
+  const classes = attr(el, "class");
+  // Every name FORM_STATUS matches holds one of these: most classes are ruled out at once.
+  if (!FORM_STATUS_HINT.test(classes)) return false;
+  const names = classes.split(/\s+/);
   if (!names.some((name) => name.length <= MAX_STATUS_NAME && FORM_STATUS.test(name))) return false;
   const parent = el.parentNode;
   if (!isElement(parent)) return false;

@@ -206,10 +206,10 @@ const BYLINE_NAMES = /(?:^|[\s_-])(?:author|authors|byline|author-name|writer)(?
 /** "By", "Written by", "Posted by" and such before a name. */
 const BYLINE_PREFIX = /^(?:(?:written|posted|published|reviewed|edited)\s+)?by\s*:?\s+/i;
 
-function isByline(el: DomElement): boolean {
+function isByline(el: DomElement, itemprop: string, elNames: string): boolean {
   if (tagOf(el) === "a" && /(?:^|\s)author(?:\s|$)/i.test(attr(el, "rel"))) return true;
-  if (attr(el, "itemprop").toLowerCase() === "author") return true;
-  return BYLINE_NAMES.test(`${attr(el, "class")} ${attr(el, "id")}`);
+  if (itemprop === "author") return true;
+  return BYLINE_NAMES.test(elNames);
 }
 
 /** A name from the page's byline elements: short text, "By" and trailing dates cut off. */
@@ -246,11 +246,14 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
   walk(root, (node) => {
     if (!isElement(node)) return false;
     const el = node;
-    if (raw.bylines.length < MAX_BYLINES && isByline(el)) raw.bylines.push(el);
-    if (raw.datePublished === undefined && attr(el, "itemprop").toLowerCase() === "datepublished") {
+    // Read once for the byline and date tests below.
+    const itemprop = attr(el, "itemprop").toLowerCase();
+    const elNames = names(el);
+    if (raw.bylines.length < MAX_BYLINES && isByline(el, itemprop, elNames)) raw.bylines.push(el);
+    if (raw.datePublished === undefined && itemprop === "datepublished") {
       raw.datePublished = attr(el, "content") || attr(el, "datetime") || undefined;
     }
-    if (raw.dateText === undefined && dateTries < MAX_DATE_TRIES && DATE_NAME.test(names(el))) {
+    if (raw.dateText === undefined && dateTries < MAX_DATE_TRIES && DATE_NAME.test(elNames)) {
       dateTries++;
       raw.dateText = readDateText(el);
     }

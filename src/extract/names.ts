@@ -41,7 +41,11 @@ const HEADER_WORD = /header/gi;
 
 /** Class and id of `el`, without page-builder widget names. */
 export function namesOf(el: DomElement): string {
-  return `${attr(el, "class")} ${attr(el, "id")}`.replace(PAGE_BUILDER_WIDGET, "").trim();
+  const classes = attr(el, "class");
+  const id = attr(el, "id");
+  // Most elements have neither: no string to build.
+  if (classes === "" && id === "") return "";
+  return `${classes} ${id}`.replace(PAGE_BUILDER_WIDGET, "").trim();
 }
 
 /**
@@ -92,9 +96,17 @@ const PAGE_BLOCK =
  * "what-share-of-adolescents-…"), whose words say nothing about what the block is.
  */
 function withoutTextSlugs(names: string, el: DomElement): string {
+  // A slug has two hyphens: names without one hold none.
+  if (!names.includes("-")) return names;
   const parts = names.split(WHITESPACE);
-  if (!parts.some((name) => SLUG_NAME.test(name))) return names;
-  const start = slugOf(textStart(el, SLUG_TEXT_CHARS));
+  const slugs = parts.filter((name) => SLUG_NAME.test(name));
+  if (slugs.length === 0) return names;
+  const text = textStart(el, SLUG_TEXT_CHARS);
+  // A name made from the text has its first word in the text: most names (`wp-block-group`)
+  // are ruled out without making the slug.
+  const lower = text.toLowerCase();
+  if (!slugs.some((name) => lower.includes(name.slice(0, name.indexOf("-"))))) return names;
+  const start = slugOf(text);
   if (start === "") return names;
   const ownTitle = (name: string): boolean =>
     SLUG_NAME.test(name) && (start === name || start.startsWith(`${name}-`));

@@ -19,6 +19,7 @@ import {
   isSpaceCode,
   isText,
   tagOf,
+  textLength,
   textOf,
   walk,
 } from "./dom.js";
@@ -202,7 +203,7 @@ function removeButtonLinks(root: DomElement): void {
     if (tagOf(node) !== "a") return true;
     const looksLikeButton =
       BUTTON_CLASS.test(attr(node, "class")) || attr(node, "role").toLowerCase() === "button";
-    if (looksLikeButton && textOf(node).length <= MAX_BUTTON_CHARS) doomed.push(node);
+    if (looksLikeButton && textLength(node) <= MAX_BUTTON_CHARS) doomed.push(node);
     return false;
   });
   for (const el of doomed) el.remove();
@@ -356,7 +357,7 @@ const MAX_MENU_LABEL_CHARS = 30;
  * of many short links with little other text, each less than half of the root.
  */
 function removeLinkLists(root: DomElement): void {
-  const rootChars = textOf(root).length;
+  const rootChars = textLength(root);
   const measures = measureLists(root);
   const units: UnitCounts = new Map();
   const doomed: DomElement[] = [];
@@ -551,7 +552,7 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     }
     return true;
   });
-  const rootChars = textOf(root).length;
+  const rootChars = textLength(root);
   for (const heading of headings) {
     if (!heading.parentNode) continue; // removed with an earlier section
     const text = headingText(heading);
@@ -622,7 +623,7 @@ function removeSection(
 function onlyTextChild(el: DomElement): DomElement | undefined {
   let found: DomElement | undefined;
   for (const child of childElements(el)) {
-    if (textOf(child) === "") continue;
+    if (textLength(child) === 0) continue;
     if (found) return undefined;
     found = child;
   }
@@ -649,12 +650,12 @@ function linkText(el: DomElement): [number, number] {
   walk(el, (node) => {
     if (!isElement(node)) return false;
     if (tagOf(node) === "a") {
-      links += textOf(node).length;
+      links += textLength(node);
       return false;
     }
     return true;
   });
-  return [textOf(el).length, links];
+  return [textLength(el), links];
 }
 
 function removeDuplicateBlocks(root: DomElement): void {

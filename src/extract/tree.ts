@@ -132,12 +132,18 @@ abstract class TreeParent extends TreeNode {
 class TreeElement extends TreeParent implements DomElement {
   readonly nodeType = ELEMENT_NODE;
   readonly localName: string;
-  readonly #attributes: Map<string, string>;
+  /**
+   * The parser's own attribute object, read in place: copying every element's attributes into
+   * a Map cost an array and a Map per element, for attributes that are nearly always only read.
+   * The first change moves them into #changed, which is read from then on.
+   */
+  readonly #attributes: Readonly<Record<string, string>>;
+  #changed: Map<string, string> | undefined;
 
   constructor(name: string, attributes?: Record<string, string>) {
     super();
     this.localName = name;
-    this.#attributes = new Map(attributes ? Object.entries(attributes) : undefined);
+    this.#attributes = attributes ?? NO_ATTRIBUTES;
   }
   get tagName(): string {
     return this.localName.toUpperCase();
@@ -151,20 +157,44 @@ class TreeElement extends TreeParent implements DomElement {
     return node as TreeElement | null;
   }
   getAttribute(name: string): string | null {
-    return this.#attributes.get(name.toLowerCase()) ?? null;
+    // Names are stored lower-cased, and callers nearly always ask in lower case already.
+    const value = this.#read(name);
+    if (value !== undefined) return value;
+    return hasUpperAscii(name) ? (this.#read(name.toLowerCase()) ?? null) : null;
   }
   hasAttribute(name: string): boolean {
-    return this.#attributes.has(name.toLowerCase());
+    return this.#read(name.toLowerCase()) !== undefined;
   }
   setAttribute(name: string, value: string): void {
-    this.#attributes.set(name.toLowerCase(), String(value));
+    this.#change().set(name.toLowerCase(), String(value));
   }
   removeAttribute(name: string): void {
-    this.#attributes.delete(name.toLowerCase());
+    this.#change().delete(name.toLowerCase());
   }
   getAttributeNames(): string[] {
-    return [...this.#attributes.keys()];
+    return this.#changed ? [...this.#changed.keys()] : Object.keys(this.#attributes);
   }
+  #read(name: string): string | undefined {
+    if (this.#changed) return this.#changed.get(name);
+    // Own properties only: the object's prototype is Object's.
+    return Object.hasOwn(this.#attributes, name) ? this.#attributes[name] : undefined;
+  }
+  #change(): Map<string, string> {
+    this.#changed ??= new Map(Object.entries(this.#attributes));
+    return this.#changed;
+  }
+}
+
+/** The attributes of an element created without any. */
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/** True when `name` holds a character that `toLowerCase()` changes. */
+function hasUpperAscii(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return true;
+  }
+  return false;
 }
 
 class TreeDocument extends TreeParent implements DomDocument {
