@@ -26,3 +26,9 @@ if (wanted("cold")) {
   console.log("## Cold start of the compiled CLI, against node -e 0\n");
   console.log(`${markdownTable(await coldStartBench())}\n`);
 }
+
+if (wanted("big")) {
+  const { bigPagesBench } = await import("./speed/big-pages.js");
+  console.log("## Big pages: conversion time by shape and size\n");
+  console.log(`${markdownTable(await bigPagesBench())}\n`);
+}

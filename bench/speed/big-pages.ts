@@ -18,6 +18,7 @@ import { convertBody } from "../../src/convert/index.js";
 import { ConvertPool } from "../../src/convert/pool.js";
 import { LIMITS } from "../../src/limits.js";
 import { median } from "../stats.js";
+import { markdownTable } from "./table.js";
 
 const MB = 1_000_000;
 const OPTIONS = { url: "https://big.example/page", format: "markdown", extract: "main" } as const;
@@ -327,13 +328,6 @@ export async function bigPagesBench(
     rows.push(poolRow(`links in paragraphs, pool (${heap})`, html.length, pooled));
   }
   return rows;
-}
-
-/** The rows as a Markdown table. */
-export function markdownTable(rows: readonly (readonly string[])[]): string {
-  const [head = [], ...body] = rows;
-  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(head), line(head.map(() => "---")), ...body.map(line)].join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,5 +1,5 @@
 /** Rows (the first one the header) as a Markdown table. */
-export function markdownTable(rows: string[][]): string {
+export function markdownTable(rows: readonly (readonly string[])[]): string {
   const [header, ...body] = rows;
   return [header!, header!.map(() => "---"), ...body].map((r) => `| ${r.join(" | ")} |`).join("\n");
 }
