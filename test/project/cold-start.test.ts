@@ -118,3 +118,12 @@ it("loads undici's pool and request modules, never undici's index with all of un
   reachable("cli/run.ts");
   expect(undiciIndex).toEqual([]);
 });
+
+it("keeps WebAssembly's baseline code in the short commands only, never in the long-running ones", () => {
+  const calls = (command: string) =>
+    readFileSync(resolve(SRC, `cli/${command}.ts`), "utf8").includes("keepBaselineWasm();");
+  for (const command of ["fetch", "extract", "map", "search"]) expect(calls(command)).toBe(true);
+  for (const command of ["serve", "mcp", "worker", "crawl", "run"])
+    expect(calls(command)).toBe(false);
+  expect(reachable("index.ts").seen.has(resolve(SRC, "cli/short-run.ts"))).toBe(false);
+});
