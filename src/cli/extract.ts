@@ -11,6 +11,7 @@ import { textsFor } from "../tools/texts.js";
 import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
+import { keepBaselineWasm } from "./short-run.js";
 
 interface ExtractFlags extends CallFlags {
   query?: string;
@@ -43,6 +44,7 @@ async function extractCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   refuseConflicts(flags);
+  keepBaselineWasm();
   const { options } = await cliSetup(flags, io, env);
   const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);

@@ -23,6 +23,7 @@ import {
 import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
 import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
+import { keepBaselineWasm } from "./short-run.js";
 import type { CliTexts } from "./texts.js";
 
 interface FetchFlags extends CallFlags {
@@ -109,6 +110,7 @@ async function fetchCommand(
   // The page will convert on a thread: it starts and loads its modules on another core while
   // this one loads the library and fetches (not for a remote endpoint, which converts there).
   if (flags.endpoint === undefined) (await import("../convert/pool.js")).warmConvertThread();
+  keepBaselineWasm();
   const { options } = await cliSetup(flags, io, env);
   const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);

@@ -11,6 +11,7 @@ import { SITEMAP_MODES, type SitemapMode } from "../values.js";
 import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { EXIT, type GlobalFlags } from "./io.js";
 import { cliSetup } from "./setup.js";
+import { keepBaselineWasm } from "./short-run.js";
 import type { CliTexts } from "./texts.js";
 
 interface MapFlags extends GlobalFlags {
@@ -63,6 +64,7 @@ export function addMapCommand(program: Command, cli: CommandContext): void {
 
 async function mapCommand(url: string, flags: MapFlags, cli: CommandContext): Promise<number> {
   const { io, env, t } = cli;
+  keepBaselineWasm();
   const { options } = await cliSetup(flags, io, env);
   const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);

@@ -23,11 +23,14 @@ async function mcpCommand(flags: GlobalFlags, io: CliIO, env: NodeJS.ProcessEnv)
   if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) {
     throw new TypeError("webfetch mcp needs standard input and output streams");
   }
-  // Loaded here so every other command starts without the MCP SDK.
-  const { createMcpServer, createStdioTransport } = await import("../adapters/mcp.js");
+  // Loaded here so every other command starts without the MCP SDK; the SDK and the library are
+  // loaded together, so one's file reads overlap the other's compiling.
+  const [{ createMcpServer, createStdioTransport }, { createWebFetch }] = await Promise.all([
+    import("../adapters/mcp.js"),
+    import("../webfetch/index.js"),
+  ]);
   const logger = createLogger(flags.verbose ? "debug" : undefined);
   const { options, tools } = await cliSetup(flags, io, env, logger);
-  const { createWebFetch } = await import("../webfetch/index.js");
   const web = createWebFetch(options);
   try {
     const server = createMcpServer({ web, logger, ...tools });

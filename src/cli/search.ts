@@ -15,6 +15,7 @@ import type { WebFetch } from "../webfetch/index.js";
 import { type CommandContext, collect, inSeconds } from "./flags.js";
 import { type CliIO, EXIT, type GlobalFlags, withNewline } from "./io.js";
 import { cliSetup } from "./setup.js";
+import { keepBaselineWasm } from "./short-run.js";
 
 interface SearchFlags extends GlobalFlags {
   provider?: SearchProviderId;
@@ -135,6 +136,7 @@ async function withWeb(
   env: NodeJS.ProcessEnv,
   use: (web: WebFetch) => Promise<number>,
 ): Promise<number> {
+  keepBaselineWasm();
   const { options } = await cliSetup(flags, io, env);
   if (flags.provider) options.search = { ...options.search, provider: flags.provider };
   const { createWebFetch } = await import("../webfetch/index.js");

@@ -10,12 +10,12 @@
  * other; not net/, because it stands on the transport's deadline, retries and failure mapping
  * in fetch/, which never imports it.
  */
-import { type Dispatcher, request } from "undici";
 import { WebFetchError } from "../errors.js";
 import { mapRequestError } from "../fetch/failure.js";
 import { withinDeadline } from "../fetch/http.js";
 import { ENDPOINT_RETRY, parseRetryAfter, withRetries } from "../fetch/retry.js";
 import type { Deadline } from "../net/deadline.js";
+import { type Dispatcher, request } from "../net/undici.js";
 
 /** A provider's answer is a page of results: anything bigger is not one. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;

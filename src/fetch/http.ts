@@ -4,8 +4,8 @@
  * caller checks each hop) and never decompresses (body.ts does, with a cap).
  */
 import type { Readable } from "node:stream";
-import { type Dispatcher, request } from "undici";
 import type { Deadline } from "../net/deadline.js";
+import { type Dispatcher, request } from "../net/undici.js";
 import { discardBody } from "./body.js";
 import { mapRequestError } from "./failure.js";
 import { PAGE_RETRY, withRetries } from "./retry.js";

@@ -4,8 +4,8 @@
  * are trusted by configuration and do not pass the guard. Both are made here, so they differ
  * only in the guard.
  */
-import { Agent, buildConnector } from "undici";
 import type { AddressGuard } from "./guard.js";
+import { Agent, buildConnector } from "./undici.js";
 
 /** How long an idle pooled connection is kept for the next request. */
 const KEEP_ALIVE_MS = 4_000;

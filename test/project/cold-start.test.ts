@@ -32,8 +32,22 @@ function staticImports(file: string): { local: string[]; packages: string[] } {
       );
     }
   }
+  // A module-level require() (through createRequire) loads as the module does.
+  for (const match of text.matchAll(/\n(?:export )?const [^=\n]+= require\("([^"]+)"\)/g)) {
+    const spec = match[1]!;
+    packages.push(
+      spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!,
+    );
+    if (spec === "undici") undiciIndex.push(relative(SRC, file));
+  }
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s+(?!type\b)[^;]*?\bfrom\s+"undici"/g)) {
+    if (match) undiciIndex.push(relative(SRC, file));
+  }
   return { local, packages };
 }
+
+/** Files that load undici's index (which loads all of undici) rather than the parts used. */
+const undiciIndex: string[] = [];
 
 /** The packages `start` reaches through static value imports, each with the file importing it. */
 function reachable(start: string): { reached: Map<string, string>; seen: Set<string> } {
@@ -97,4 +111,19 @@ it("imports the library (createWebFetch and the rest of src/index.ts) without th
   // The walk did reach the pipeline.
   expect(seen.has(resolve(SRC, "webfetch/direct.ts"))).toBe(true);
   expect(reached.has("undici")).toBe(true);
+});
+
+it("loads undici's pool and request modules, never undici's index with all of undici", () => {
+  reachable("index.ts");
+  reachable("cli/run.ts");
+  expect(undiciIndex).toEqual([]);
+});
+
+it("keeps WebAssembly's baseline code in the short commands only, never in the long-running ones", () => {
+  const calls = (command: string) =>
+    readFileSync(resolve(SRC, `cli/${command}.ts`), "utf8").includes("keepBaselineWasm();");
+  for (const command of ["fetch", "extract", "map", "search"]) expect(calls(command)).toBe(true);
+  for (const command of ["serve", "mcp", "worker", "crawl", "run"])
+    expect(calls(command)).toBe(false);
+  expect(reachable("index.ts").seen.has(resolve(SRC, "cli/short-run.ts"))).toBe(false);
 });
