@@ -3,7 +3,8 @@
  * `request`), loaded from their own modules. undici's index loads every part it has (mock
  * agents, caches, cookies, WebSocket, its fetch, and through its cookies Node's own bundled
  * copy of undici) before it returns, which is most of what a short command spends starting.
- * The values are undici's own, with undici's types; `request` is undici's top-level one.
+ * The values are undici's own, with undici's types; `request` is undici's top-level one. These
+ * module paths are undici's internals, so package.json pins undici's exact version.
  */
 import { createRequire } from "node:module";
 import type * as Undici from "undici";
