@@ -5,13 +5,14 @@
  */
 
 import {
+  CDATA_SECTION_NODE,
   type DomElement,
   type DomNode,
-  isElement,
+  type DomText,
+  ELEMENT_NODE,
   isSpaceCode,
-  isText,
+  TEXT_NODE,
   tagOf,
-  walk,
 } from "./dom.js";
 
 /** Text measures of one element's subtree. */
@@ -24,8 +25,51 @@ export interface TextStats {
   commas: number;
 }
 
-/** Stats of every element under `root` (including `root`), keyed by element. */
-export type StatsMap = Map<DomElement, TextStats>;
+/** Stats of every element under `root` (including `root`), looked up by element. */
+export interface StatsMap {
+  get(el: DomElement): TextStats | undefined;
+}
+
+/** An element as measureText sees it: the tree gives each element a slot for its stats. */
+interface Slotted {
+  textStats: Measured | undefined;
+}
+
+/** One element's stats, and the measurement they belong to. */
+interface Measured extends TextStats {
+  readonly by: Measurement;
+}
+
+/**
+ * The stats of one measureText call. Each element keeps the stats of the latest measurement
+ * that covered it in its own slot, which is cheaper than a Map of every element: a later
+ * measurement of the same element moves the earlier one's stats into that one's own map, so
+ * every measurement keeps answering with its own numbers.
+ */
+class Measurement implements StatsMap {
+  #earlier: Map<DomElement, TextStats> | undefined;
+
+  get(el: DomElement): TextStats | undefined {
+    const slot = (el as unknown as Slotted).textStats;
+    if (slot !== undefined && slot.by === this) return slot;
+    return this.#earlier?.get(el);
+  }
+
+  /** New zeroed stats for `el`, taking its slot. */
+  claim(el: DomElement): Measured {
+    const target = el as unknown as Slotted;
+    const previous = target.textStats;
+    if (previous !== undefined) previous.by.#keep(el, previous);
+    const stats: Measured = { chars: 0, linkChars: 0, commas: 0, by: this };
+    target.textStats = stats;
+    return stats;
+  }
+
+  #keep(el: DomElement, stats: TextStats): void {
+    this.#earlier ??= new Map();
+    this.#earlier.set(el, stats);
+  }
+}
 
 /**
  * Measures text, link text and commas of `root` and each element below it.
@@ -35,39 +79,48 @@ export type StatsMap = Map<DomElement, TextStats>;
  * const density = stats.get(nav)!.linkChars / stats.get(nav)!.chars;
  */
 export function measureText(root: DomElement): StatsMap {
-  const map: StatsMap = new Map();
-  const stack: TextStats[] = [{ chars: 0, linkChars: 0, commas: 0 }];
-  map.set(root, stack[0]!);
+  const measurement = new Measurement();
+  // The walk is written out: it runs over every element several times per page, where a
+  // callback per node costs more than the counting.
+  let top = measurement.claim(root);
+  const stack: Measured[] = [top];
   let linkDepth = 0;
-  walk(
-    root,
-    (node: DomNode) => {
-      if (isText(node)) {
-        const { chars, commas } = measureData(node.data);
-        if (chars === 0) return false;
-        const top = stack[stack.length - 1]!;
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) {
+      const { chars, commas } = measureData((node as DomText).data);
+      if (chars > 0) {
         top.chars += chars;
         if (linkDepth > 0) top.linkChars += chars;
         top.commas += commas;
-        return false;
       }
-      if (!isElement(node)) return false;
-      const stats: TextStats = { chars: 0, linkChars: 0, commas: 0 };
-      map.set(node, stats);
-      stack.push(stats);
-      if (tagOf(node) === "a") linkDepth++;
-      return true;
-    },
-    (el) => {
+    } else if (type === ELEMENT_NODE) {
+      const stats = measurement.claim(node as DomElement);
+      const link = tagOf(node as DomElement) === "a";
+      if (node.firstChild !== null) {
+        if (link) linkDepth++;
+        stack.push(stats);
+        top = stats;
+        node = node.firstChild;
+        continue;
+      }
+    }
+    // Climb until a next sibling exists, adding each finished element into its parent.
+    while (node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      if (parent === null || parent === root) break;
       const done = stack.pop()!;
-      if (tagOf(el) === "a") linkDepth--;
-      const parent = stack[stack.length - 1]!;
-      parent.chars += done.chars;
-      parent.linkChars += done.linkChars;
-      parent.commas += done.commas;
-    },
-  );
-  return map;
+      top = stack[stack.length - 1]!;
+      top.chars += done.chars;
+      top.linkChars += done.linkChars;
+      top.commas += done.commas;
+      if (tagOf(parent as DomElement) === "a") linkDepth--;
+      node = parent;
+    }
+    node = node.nextSibling;
+  }
+  return measurement;
 }
 
 /** Result of measureData, reused: measuring allocates nothing per text node. */
