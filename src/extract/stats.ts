@@ -42,32 +42,41 @@ interface Measured extends TextStats {
 
 /**
  * The stats of one measureText call. Each element keeps the stats of the latest measurement
- * that covered it in its own slot, which is cheaper than a Map of every element: a later
- * measurement of the same element moves the earlier one's stats into that one's own map, so
- * every measurement keeps answering with its own numbers.
+ * that covered it in its own slot, which is cheaper than a Map of every element. A later
+ * measurement of the same element hands the earlier stats back to their measurement, which
+ * lists them and looks them up only when asked for one of them: every measurement keeps
+ * answering with its own numbers.
  */
 class Measurement implements StatsMap {
+  /** Elements measured again since, each followed by this measurement's stats of it. */
+  readonly #replaced: (DomElement | TextStats)[] = [];
+  /** #replaced as a map, built when first needed, holding its first `#mapped` pairs. */
   #earlier: Map<DomElement, TextStats> | undefined;
+  #mapped = 0;
 
   get(el: DomElement): TextStats | undefined {
     const slot = (el as unknown as Slotted).textStats;
     if (slot !== undefined && slot.by === this) return slot;
-    return this.#earlier?.get(el);
+    const replaced = this.#replaced;
+    if (replaced.length === 0) return undefined;
+    this.#earlier ??= new Map();
+    for (; this.#mapped < replaced.length; this.#mapped += 2) {
+      this.#earlier.set(
+        replaced[this.#mapped] as DomElement,
+        replaced[this.#mapped + 1] as TextStats,
+      );
+    }
+    return this.#earlier.get(el);
   }
 
   /** New zeroed stats for `el`, taking its slot. */
   claim(el: DomElement): Measured {
     const target = el as unknown as Slotted;
     const previous = target.textStats;
-    if (previous !== undefined) previous.by.#keep(el, previous);
+    if (previous !== undefined) previous.by.#replaced.push(el, previous);
     const stats: Measured = { chars: 0, linkChars: 0, commas: 0, by: this };
     target.textStats = stats;
     return stats;
-  }
-
-  #keep(el: DomElement, stats: TextStats): void {
-    this.#earlier ??= new Map();
-    this.#earlier.set(el, stats);
   }
 }
 
