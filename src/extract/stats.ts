@@ -37,45 +37,42 @@ interface Slotted {
 
 /** One element's stats, and the measurement they belong to. */
 interface Measured extends TextStats {
-  readonly by: Measurement;
+  readonly by: Measurement | null;
 }
 
 /**
  * The stats of one measureText call. Each element keeps the stats of the latest measurement
- * that covered it in its own slot, which is cheaper than a Map of every element. A later
- * measurement of the same element hands the earlier stats back to their measurement, which
- * lists them and looks them up only when asked for one of them: every measurement keeps
- * answering with its own numbers.
+ * that covered it in its own slot, which is cheaper than a Map of every element and holds no
+ * stats past the next measurement. An element measured again since (by a later call) is
+ * measured afresh when this measurement is asked for it, so its numbers are those of the tree
+ * as it is now.
  */
 class Measurement implements StatsMap {
-  /** Elements measured again since, each followed by this measurement's stats of it. */
-  readonly #replaced: (DomElement | TextStats)[] = [];
-  /** #replaced as a map, built when first needed, holding its first `#mapped` pairs. */
-  #earlier: Map<DomElement, TextStats> | undefined;
-  #mapped = 0;
+  readonly #root: DomElement;
+
+  constructor(root: DomElement) {
+    this.#root = root;
+  }
 
   get(el: DomElement): TextStats | undefined {
     const slot = (el as unknown as Slotted).textStats;
-    if (slot !== undefined && slot.by === this) return slot;
-    const replaced = this.#replaced;
-    if (replaced.length === 0) return undefined;
-    this.#earlier ??= new Map();
-    for (; this.#mapped < replaced.length; this.#mapped += 2) {
-      this.#earlier.set(
-        replaced[this.#mapped] as DomElement,
-        replaced[this.#mapped + 1] as TextStats,
-      );
+    if (slot === undefined) return undefined;
+    if (slot.by === this) return slot;
+    // Measured again since: measure it again from here, with the links above it up to the root.
+    let links = 0;
+    let node: DomElement | null = el;
+    while (node !== this.#root) {
+      if (node === null) return undefined;
+      if (tagOf(node) === "a") links++;
+      node = node.parentNode as DomElement | null;
     }
-    return this.#earlier.get(el);
+    return measureFrom(el, links, null);
   }
 
   /** New zeroed stats for `el`, taking its slot. */
   claim(el: DomElement): Measured {
-    const target = el as unknown as Slotted;
-    const previous = target.textStats;
-    if (previous !== undefined) previous.by.#replaced.push(el, previous);
     const stats: Measured = { chars: 0, linkChars: 0, commas: 0, by: this };
-    target.textStats = stats;
+    (el as unknown as Slotted).textStats = stats;
     return stats;
   }
 }
@@ -88,12 +85,24 @@ class Measurement implements StatsMap {
  * const density = stats.get(nav)!.linkChars / stats.get(nav)!.chars;
  */
 export function measureText(root: DomElement): StatsMap {
-  const measurement = new Measurement();
-  // The walk is written out: it runs over every element several times per page, where a
-  // callback per node costs more than the counting.
-  let top = measurement.claim(root);
+  const measurement = new Measurement(root);
+  measureFrom(root, 0, measurement);
+  return measurement;
+}
+
+/**
+ * Measures `root`'s subtree with `links` links around it, giving each element its stats in
+ * `measurement`, or in none (only the root's totals count then). The walk is written out: it
+ * runs over every element several times per page, where a callback per node costs more than the
+ * counting.
+ */
+function measureFrom(root: DomElement, links: number, measurement: Measurement | null): TextStats {
+  const claim = (el: DomElement): Measured =>
+    measurement === null ? { chars: 0, linkChars: 0, commas: 0, by: null } : measurement.claim(el);
+  const rootStats = claim(root);
+  let top = rootStats;
   const stack: Measured[] = [top];
-  let linkDepth = 0;
+  let linkDepth = links;
   let node = root.firstChild;
   while (node !== null) {
     const type = node.nodeType;
@@ -105,7 +114,7 @@ export function measureText(root: DomElement): StatsMap {
         top.commas += commas;
       }
     } else if (type === ELEMENT_NODE) {
-      const stats = measurement.claim(node as DomElement);
+      const stats = claim(node as DomElement);
       const link = tagOf(node as DomElement) === "a";
       if (node.firstChild !== null) {
         if (link) linkDepth++;
@@ -129,7 +138,7 @@ export function measureText(root: DomElement): StatsMap {
     }
     node = node.nextSibling;
   }
-  return measurement;
+  return rootStats;
 }
 
 /** Result of measureData, reused: measuring allocates nothing per text node. */
