@@ -14,6 +14,7 @@ import {
   type DomElement,
   type DomNode,
   isElement,
+  isSpaceCode,
   isText,
   tagOf,
 } from "./dom.js";
@@ -104,10 +105,10 @@ const FOREIGN_ROOTS = new Set(["svg", "math"]);
 /** Elements that belong in `<head>` when they come before any body content. */
 const HEAD_ELEMENTS = new Set(["base", "link", "meta", "noscript", "script", "style", "title"]);
 
-/** An ASCII letter, the start of a tag name. */
-const ASCII_ALPHA = /[a-zA-Z]/;
-/** Characters that end a tag name. */
-const TAG_NAME_END = /[\s/>]/;
+/** True for the code of an ASCII letter, the start of a tag name. */
+function isAsciiAlpha(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
 
 /**
  * Parses HTML into a document that always has `<html>`, `<head>` and `<body>`. Never throws on
@@ -194,13 +195,14 @@ export function limitNesting(
 
   let i = html.indexOf("<");
   while (i !== -1 && i < length - 1) {
-    const next = html[i + 1]!;
-    const opensNode = next === "!" || next === "?" || ASCII_ALPHA.test(next);
+    const next = html.charCodeAt(i + 1);
+    const alpha = isAsciiAlpha(next);
+    const opensNode = next === 33 /* ! */ || next === 63 /* ? */ || alpha;
     if (opensNode && ++nodes > maxNodes) {
       truncated = true;
       break;
     }
-    if (next === "!" && foreignDepth === 0 && html.startsWith("<![CDATA[", i)) {
+    if (next === 33 /* ! */ && foreignDepth === 0 && html.startsWith("<![CDATA[", i)) {
       // Outside SVG and MathML, HTML reads `<![CDATA[` as a bogus comment that ends at the
       // next `>`; htmlparser2 would wait for a `]]>` that never comes and lose the page.
       const close = html.indexOf(">", i + 9);
@@ -209,13 +211,13 @@ export function limitNesting(
       i = html.indexOf("<", end);
       continue;
     }
-    if (next === "!" || next === "?") {
+    if (next === 33 /* ! */ || next === 63 /* ? */) {
       i = html.indexOf("<", skipMarkupDeclaration(html, i));
       continue;
     }
-    if (next === "/") {
+    if (next === 47 /* / */) {
       const nameStart = i + 2;
-      if (!ASCII_ALPHA.test(html[nameStart] ?? "")) {
+      if (!isAsciiAlpha(html.charCodeAt(nameStart))) {
         // `</>` and `</3` are ignored or bogus comments: skip to the next `>`.
         const close = html.indexOf(">", nameStart);
         i = close === -1 ? -1 : html.indexOf("<", close + 1);
@@ -241,7 +243,7 @@ export function limitNesting(
       i = html.indexOf("<", end);
       continue;
     }
-    if (!ASCII_ALPHA.test(next)) {
+    if (!alpha) {
       i = html.indexOf("<", i + 1);
       continue;
     }
@@ -294,40 +296,58 @@ function skipMarkupDeclaration(html: string, start: number): number {
   return close === -1 ? html.length : close + 1;
 }
 
-/** Index where the tag name starting at `start` ends. */
+/** Index where the tag name starting at `start` ends: at whitespace, `/` or `>`. */
 function findTagNameEnd(html: string, start: number): number {
   let j = start;
-  while (j < html.length && !TAG_NAME_END.test(html[j]!)) j++;
+  for (; j < html.length; j++) {
+    const c = html.charCodeAt(j);
+    if (c === 47 /* / */ || c === 62 /* > */ || isSpaceCode(c)) break;
+  }
   return j;
 }
 
-/** End of a start tag's attributes, scanned the way htmlparser2 reads quotes. */
+/** Result of scanAttributes, reused: scanning allocates nothing per tag. */
+const scanned = { end: 0, selfClosing: false };
+
+/**
+ * End of a start tag's attributes (just past its `>`, or the end of the input), scanned the way
+ * htmlparser2 reads quotes, and whether the tag ends in `/>`.
+ */
 function scanAttributes(html: string, from: number): { end: number; selfClosing: boolean } {
+  scanned.end = html.length;
+  scanned.selfClosing = false;
   let j = from;
   while (j < html.length) {
     const c = html.charCodeAt(j);
     if (c === 62 /* > */) {
-      return { end: j + 1, selfClosing: html[j - 1] === "/" };
+      scanned.end = j + 1;
+      scanned.selfClosing = html.charCodeAt(j - 1) === 47; /* / */
+      return scanned;
     }
     if (c === 61 /* = */) {
       j++;
-      while (j < html.length && /\s/.test(html[j]!)) j++;
-      const quote = html[j];
-      if (quote === '"' || quote === "'") {
-        const close = html.indexOf(quote, j + 1);
-        if (close === -1) return { end: html.length, selfClosing: false };
+      while (j < html.length && isSpaceCode(html.charCodeAt(j))) j++;
+      const quote = html.charCodeAt(j);
+      if (quote === 34 /* " */ || quote === 39 /* ' */) {
+        const close = html.indexOf(quote === 34 ? '"' : "'", j + 1);
+        if (close === -1) return scanned;
         j = close + 1;
       }
       continue;
     }
     j++;
   }
-  return { end: html.length, selfClosing: false };
+  return scanned;
 }
+
+/** The end-tag pattern of each raw-text element, compiled once. */
+const RAW_TEXT_END = new Map(
+  [...RAW_TEXT_ELEMENTS].map((name) => [name, new RegExp(`</${name}[\\s/>]`, "gi")]),
+);
 
 /** Index just past the end tag of the raw-text element `name` whose content starts at `from`. */
 function findRawTextEnd(html: string, name: string, from: number): number {
-  const pattern = new RegExp(`</${name}[\\s/>]`, "gi");
+  const pattern = RAW_TEXT_END.get(name)!;
   pattern.lastIndex = from;
   const match = pattern.exec(html);
   if (!match) return html.length;

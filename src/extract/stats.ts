@@ -5,13 +5,14 @@
  */
 
 import {
+  CDATA_SECTION_NODE,
   type DomElement,
   type DomNode,
-  isElement,
+  type DomText,
+  ELEMENT_NODE,
   isSpaceCode,
-  isText,
+  TEXT_NODE,
   tagOf,
-  walk,
 } from "./dom.js";
 
 /** Text measures of one element's subtree. */
@@ -24,8 +25,57 @@ export interface TextStats {
   commas: number;
 }
 
-/** Stats of every element under `root` (including `root`), keyed by element. */
-export type StatsMap = Map<DomElement, TextStats>;
+/** Stats of every element under `root` (including `root`), looked up by element. */
+export interface StatsMap {
+  get(el: DomElement): TextStats | undefined;
+}
+
+/** An element as measureText sees it: the tree gives each element a slot for its stats. */
+interface Slotted {
+  textStats: Measured | undefined;
+}
+
+/** One element's stats, and the measurement they belong to. */
+interface Measured extends TextStats {
+  readonly by: Measurement | null;
+}
+
+/**
+ * The stats of one measureText call. Each element keeps the stats of the latest measurement
+ * that covered it in its own slot, which is cheaper than a Map of every element and holds no
+ * stats past the next measurement. An element measured again since (by a later call) is
+ * measured afresh when this measurement is asked for it, so its numbers are those of the tree
+ * as it is now.
+ */
+class Measurement implements StatsMap {
+  readonly #root: DomElement;
+
+  constructor(root: DomElement) {
+    this.#root = root;
+  }
+
+  get(el: DomElement): TextStats | undefined {
+    const slot = (el as unknown as Slotted).textStats;
+    if (slot === undefined) return undefined;
+    if (slot.by === this) return slot;
+    // Measured again since: measure it again from here, with the links above it up to the root.
+    let links = 0;
+    let node: DomElement | null = el;
+    while (node !== this.#root) {
+      if (node === null) return undefined;
+      if (tagOf(node) === "a") links++;
+      node = node.parentNode as DomElement | null;
+    }
+    return measureFrom(el, links, null);
+  }
+
+  /** New zeroed stats for `el`, taking its slot. */
+  claim(el: DomElement): Measured {
+    const stats: Measured = { chars: 0, linkChars: 0, commas: 0, by: this };
+    (el as unknown as Slotted).textStats = stats;
+    return stats;
+  }
+}
 
 /**
  * Measures text, link text and commas of `root` and each element below it.
@@ -35,39 +85,60 @@ export type StatsMap = Map<DomElement, TextStats>;
  * const density = stats.get(nav)!.linkChars / stats.get(nav)!.chars;
  */
 export function measureText(root: DomElement): StatsMap {
-  const map: StatsMap = new Map();
-  const stack: TextStats[] = [{ chars: 0, linkChars: 0, commas: 0 }];
-  map.set(root, stack[0]!);
-  let linkDepth = 0;
-  walk(
-    root,
-    (node: DomNode) => {
-      if (isText(node)) {
-        const { chars, commas } = measureData(node.data);
-        if (chars === 0) return false;
-        const top = stack[stack.length - 1]!;
+  const measurement = new Measurement(root);
+  measureFrom(root, 0, measurement);
+  return measurement;
+}
+
+/**
+ * Measures `root`'s subtree with `links` links around it, giving each element its stats in
+ * `measurement`, or in none (only the root's totals count then). The walk is written out: it
+ * runs over every element several times per page, where a callback per node costs more than the
+ * counting.
+ */
+function measureFrom(root: DomElement, links: number, measurement: Measurement | null): TextStats {
+  const claim = (el: DomElement): Measured =>
+    measurement === null ? { chars: 0, linkChars: 0, commas: 0, by: null } : measurement.claim(el);
+  const rootStats = claim(root);
+  let top = rootStats;
+  const stack: Measured[] = [top];
+  let linkDepth = links;
+  let node = root.firstChild;
+  while (node !== null) {
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) {
+      const { chars, commas } = measureData((node as DomText).data);
+      if (chars > 0) {
         top.chars += chars;
         if (linkDepth > 0) top.linkChars += chars;
         top.commas += commas;
-        return false;
       }
-      if (!isElement(node)) return false;
-      const stats: TextStats = { chars: 0, linkChars: 0, commas: 0 };
-      map.set(node, stats);
-      stack.push(stats);
-      if (tagOf(node) === "a") linkDepth++;
-      return true;
-    },
-    (el) => {
+    } else if (type === ELEMENT_NODE) {
+      const stats = claim(node as DomElement);
+      const link = tagOf(node as DomElement) === "a";
+      if (node.firstChild !== null) {
+        if (link) linkDepth++;
+        stack.push(stats);
+        top = stats;
+        node = node.firstChild;
+        continue;
+      }
+    }
+    // Climb until a next sibling exists, adding each finished element into its parent.
+    while (node.nextSibling === null) {
+      const parent: DomNode | null = node.parentNode;
+      if (parent === null || parent === root) break;
       const done = stack.pop()!;
-      if (tagOf(el) === "a") linkDepth--;
-      const parent = stack[stack.length - 1]!;
-      parent.chars += done.chars;
-      parent.linkChars += done.linkChars;
-      parent.commas += done.commas;
-    },
-  );
-  return map;
+      top = stack[stack.length - 1]!;
+      top.chars += done.chars;
+      top.linkChars += done.linkChars;
+      top.commas += done.commas;
+      if (tagOf(parent as DomElement) === "a") linkDepth--;
+      node = parent;
+    }
+    node = node.nextSibling;
+  }
+  return rootStats;
 }
 
 /** Result of measureData, reused: measuring allocates nothing per text node. */

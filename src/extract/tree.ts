@@ -139,6 +139,8 @@ class TreeElement extends TreeParent implements DomElement {
    */
   readonly #attributes: Readonly<Record<string, string>>;
   #changed: Map<string, string> | undefined;
+  /** The stats of the latest text measurement that covered this element (see stats.ts). */
+  textStats: unknown = undefined;
 
   constructor(name: string, attributes?: Record<string, string>) {
     super();

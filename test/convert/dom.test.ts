@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasDescendantNear, textStart, textWithin } from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
+import { measureText } from "../../src/extract/stats.js";
 
 function bodyOf(html: string) {
   const root = parseDocument(html).documentElement;
@@ -56,5 +57,29 @@ describe("hasDescendantNear", () => {
     const body = bodyOf(`<body>${"<i></i>".repeat(10_000)}<h2>Late</h2></body>`);
     expect(hasDescendantNear(body, isHeading, 20)).toBe(false);
     expect(hasDescendantNear(body, isHeading, 20_000)).toBe(true);
+  });
+});
+
+describe("measureText", () => {
+  it("answers for elements measured again since from the tree as it is now, within its own root", () => {
+    const document = parseDocument(
+      "<div id=r><p>Alpha, beta</p><a href=/x><span>gamma delta</span></a><p>gone</p></div>",
+    );
+    const root =
+      document.documentElement!.firstElementChild!.nextElementSibling!.firstElementChild!;
+    const span = root.firstElementChild!.nextElementSibling!.firstElementChild!;
+    const first = measureText(root);
+    expect(first.get(root)).toMatchObject({ chars: 26, linkChars: 11, commas: 1 });
+    root.firstElementChild!.nextElementSibling!.nextElementSibling!.remove();
+    const second = measureText(root);
+    const inner = measureText(span);
+    expect(second.get(root)).toMatchObject({ chars: 22, linkChars: 11, commas: 1 });
+    // Measured from the span down, its text is not inside a link.
+    expect(inner.get(span)).toMatchObject({ chars: 11, linkChars: 0 });
+    expect(second.get(span)).toMatchObject({ chars: 11, linkChars: 11 });
+    // The first measurement is asked after the paragraph went and its elements were measured again.
+    expect(first.get(root)).toMatchObject({ chars: 22, linkChars: 11, commas: 1 });
+    expect(first.get(span)).toMatchObject({ chars: 11, linkChars: 11 });
+    expect(inner.get(root)).toBeUndefined();
   });
 });
