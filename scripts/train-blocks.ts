@@ -1,10 +1,12 @@
 /**
- * Trains the learned block scorer (src/extract/block-model.ts) and writes
- * src/extract/block-model.json.
+ * Trains one model of the learned block scorer (src/extract/block-model.ts) and writes it:
+ * the article model (src/extract/block-model.json), which reads articles' roots, or with
+ * `--profile other` the other model (block-model-other.json), which learns from every other
+ * root of 8 blocks or more and reads forum threads and product pages.
  *
  * Data: the tuning part of each dev benchmark given (never its held-out fifth, the pages whose
  * file id is a multiple of 5). Each page goes through the extractor up to the block scorer;
- * each block of a root the scorer reads (an article's: isArticleLike) is labelled from the
+ * each block of a root of the profile (an article's: isArticleLike) is labelled from the
  * page's truth:
  * - with a reference text: content when most of its word trigrams are in the reference
  *   (a short block: when a short line of the reference holds it), furniture when few are;
@@ -18,7 +20,8 @@
  * content word lost. The model is then refitted on all tuning pages.
  *
  * Run: node --import tsx scripts/train-blocks.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
- *   --out FILE   where to write the model (default src/extract/block-model.json)
+ *   --profile P  article (default) or other
+ *   --out FILE   where to write the model (default: the profile's file in src/extract/)
  *   TREES, DEPTH, MIN_NAME_PAGES, LOST_WORD_COST (environment) change the defaults below;
  *   ROWS_CACHE=FILE keeps the labelled blocks between runs that change only the training.
  */
@@ -28,7 +31,12 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { isHeldOut, isValidation } from "../bench/quality/split.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
-import { type BlockModel, isArticleLike } from "../src/extract/block-model.js";
+import {
+  type BlockModel,
+  type BlockProfile,
+  isArticleLike,
+  MIN_BLOCKS,
+} from "../src/extract/block-model.js";
 import { collectBlocks, FEATURE_NAMES } from "../src/extract/blocks.js";
 
 // Hyperparameters.
@@ -66,14 +74,29 @@ interface Row {
 
 // ---- data ----
 const argv = process.argv.slice(2);
+const profileAt = argv.indexOf("--profile");
+const profile = (profileAt >= 0 ? argv.splice(profileAt, 2)[1] : "article") as BlockProfile;
+if (profile !== "article" && profile !== "other") {
+  process.stderr.write("--profile must be article or other\n");
+  process.exit(2);
+}
 const outAt = argv.indexOf("--out");
 const outFile =
   outAt >= 0
     ? resolve(argv.splice(outAt, 2)[1] ?? "")
-    : fileURLToPath(new URL("../src/extract/block-model.json", import.meta.url));
+    : fileURLToPath(
+        new URL(
+          profile === "article"
+            ? "../src/extract/block-model.json"
+            : "../src/extract/block-model-other.json",
+          import.meta.url,
+        ),
+      );
 const dirs = argv.map((d) => resolve(d));
 if (dirs.length === 0) {
-  process.stderr.write("usage: train-blocks.ts <bench dir>… [--out model.json]\n");
+  process.stderr.write(
+    "usage: train-blocks.ts <bench dir>… [--profile article|other] [--out model.json]\n",
+  );
   process.exit(2);
 }
 const rowsCache = process.env.ROWS_CACHE;
@@ -100,7 +123,10 @@ if (rows.length === 0) {
       const gt = truth.ground_truth ?? {};
       const label = labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []);
       const blocks = collectBlocks(root, page.pageType);
-      if (!isArticleLike(blocks, page.pageType)) continue;
+      // The other model learns from every root that is not an article's: more pages than
+      // forums and shops alone give it, and their furniture is alike.
+      const article = isArticleLike(blocks, page.pageType);
+      if (profile === "article" ? !article : article || blocks.length < MIN_BLOCKS) continue;
       for (const block of blocks) {
         const w = words(block.text);
         const y = label(w);

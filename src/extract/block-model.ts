@@ -35,20 +35,33 @@ export interface BlockModel {
 
 const PROSE_SHARE = FEATURE_NAMES.indexOf("root_prose_share");
 
-let loaded: BlockModel | undefined;
+/**
+ * Which model reads a root: an article's, or the other one, trained on every root that is not an
+ * article's and read on forum threads and product pages, where it finds the furniture the rules
+ * leave: signatures, sidebars, other threads and products, badges in other languages.
+ */
+export type BlockProfile = "article" | "other";
 
-/** The shipped model, read once. */
-export function blockModel(): BlockModel {
-  if (loaded === undefined) {
-    const model = JSON.parse(
-      readFileSync(new URL("./block-model.json", import.meta.url), "utf8"),
-    ) as BlockModel;
+/** Each profile's model file, beside this module. */
+const MODEL_FILES: Record<BlockProfile, string> = {
+  article: "./block-model.json",
+  other: "./block-model-other.json",
+};
+
+const loaded = new Map<BlockProfile, BlockModel>();
+
+/** The shipped model of `profile`, read once. */
+export function blockModel(profile: BlockProfile = "article"): BlockModel {
+  let model = loaded.get(profile);
+  if (model === undefined) {
+    const file = MODEL_FILES[profile];
+    model = JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8")) as BlockModel;
     if (model.features.join() !== FEATURE_NAMES.join()) {
-      throw new Error("block-model.json was trained on other features: retrain it");
+      throw new Error(`${file} was trained on other features: retrain it`);
     }
-    loaded = model;
+    loaded.set(profile, model);
   }
-  return loaded;
+  return model;
 }
 
 /** Each model's class words by feature number, built once. */
@@ -89,12 +102,15 @@ const MIN_PROSE_SHARE = 0.5;
  * is too little around it to judge by (roots this small hold under 1% of the dev data's
  * furniture words).
  */
-const MIN_BLOCKS = 8;
+export const MIN_BLOCKS = 8;
 
 /**
- * True when the blocks are an article's: the model is trained on and applied to those only. On
- * a listing, a shop or a forum, short linked lines and cards are the content, not furniture.
+ * Page types whose roots the other model reads. On listings and collections the short linked
+ * lines and cards it removes elsewhere are the content, and it lost more of them than it saved.
  */
+const OTHER_PROFILE_TYPES: ReadonlySet<PageType> = new Set(["forum", "product"]);
+
+/** True when the blocks are an article's, which the article model reads. */
 export function isArticleLike(blocks: readonly Block[], pageType: PageType): boolean {
   return (
     pageType === "page" &&
@@ -103,8 +119,19 @@ export function isArticleLike(blocks: readonly Block[], pageType: PageType): boo
   );
 }
 
+/** The profile whose model reads these blocks, or none: a root of a few blocks, a listing. */
+export function blockProfile(
+  blocks: readonly Block[],
+  pageType: PageType,
+): BlockProfile | undefined {
+  if (isArticleLike(blocks, pageType)) return "article";
+  if (blocks.length >= MIN_BLOCKS && OTHER_PROFILE_TYPES.has(pageType)) return "other";
+  return undefined;
+}
+
 /**
- * Removes from `root`, in place, the blocks the model reads as furniture. A heading it reads
+ * Removes from `root`, in place, the blocks the model of its profile (or `model`, when given)
+ * reads as furniture. A heading it reads
  * so takes its section with it when that section is mostly links: "Read more" or "Lesen Sie
  * auch" over a list of other stories, in whatever language; it stays when text that stays is
  * under it.
@@ -116,11 +143,13 @@ export function isArticleLike(blocks: readonly Block[], pageType: PageType): boo
 export function removeFurnitureBlocks(
   root: DomElement,
   pageType: PageType,
-  model: BlockModel = blockModel(),
+  model?: BlockModel,
 ): void {
-  if (pageType !== "page") return;
+  if (pageType !== "page" && !OTHER_PROFILE_TYPES.has(pageType)) return;
   const blocks = collectBlocks(root, pageType);
-  if (!isArticleLike(blocks, pageType)) return;
+  const profile = blockProfile(blocks, pageType);
+  if (profile === undefined) return;
+  model ??= blockModel(profile);
   const doomed = blocks.map((block) => {
     const p = contentProbability(featureVector(block, model), model);
     return p < (block.prose ? PROSE_THRESHOLD : model.threshold);

@@ -15,6 +15,7 @@ import { convertHtml, parsePage } from "../../src/convert/html.js";
 import {
   type BlockModel,
   blockModel,
+  blockProfile,
   contentProbability,
   featureVector,
   removeFurnitureBlocks,
@@ -130,10 +131,10 @@ describe("block model", () => {
     for (const kept of ["Title", "P1 is", "P12 is", "Closing line."]) expect(text).toContain(kept);
   });
 
-  it("reads only articles: not a shop, a forum or a listing, nor a root of a few blocks", () => {
+  it("reads articles, forum threads and product pages; not a listing, nor a root of a few blocks", () => {
     for (const [html, type] of [
-      [article(12, `<ul>${linkedLines(3)}</ul>`), "product"],
-      [article(12, `<ul>${linkedLines(3)}</ul>`), "forum"],
+      [article(12, `<ul>${linkedLines(3)}</ul>`), "listing"],
+      [article(12, `<ul>${linkedLines(3)}</ul>`), "documentation"],
       [article(3, `<ul>${linkedLines(3)}</ul>`), "page"],
       // Mostly links: a list of stories, not an article.
       [`<body><p>${"Intro words. ".repeat(12)}</p><ul>${linkedLines(40)}</ul></body>`, "page"],
@@ -142,6 +143,22 @@ describe("block model", () => {
       removeFurnitureBlocks(body, type, LINK_MODEL);
       expect(textOf(body)).toContain("Another story number 3");
     }
+    for (const type of ["forum", "product"] as const) {
+      const body = bodyOf(article(12, `<ul>${linkedLines(3)}</ul>`));
+      removeFurnitureBlocks(body, type, LINK_MODEL);
+      expect(textOf(body)).not.toContain("Another story number 3");
+      expect(textOf(body)).toContain("P12 is");
+    }
+  });
+
+  it("reads a forum thread or a product page with the other model, an article with its own", () => {
+    const blocks = collectBlocks(bodyOf(article(12, "")), "page");
+    expect(blockProfile(blocks, "page")).toBe("article");
+    expect(blockProfile(blocks, "forum")).toBe("other");
+    expect(blockProfile(blocks, "product")).toBe("other");
+    expect(blockProfile(blocks, "listing")).toBeUndefined();
+    expect(blockModel("other").features).toEqual([...FEATURE_NAMES]);
+    expect(blockModel("other")).not.toBe(blockModel("article"));
   });
 
   it("takes a furniture heading's list of links with it, in any language", () => {

@@ -908,7 +908,6 @@ git init</code></pre>
     ]) {
       expect(content).not.toContain(gone);
     }
-    expect(content).toContain("Mar 4, 2025");
     expect(content).toContain("Edited the config by hand");
     expect(content).toContain("Start date next Monday?");
     expect(content).not.toMatch(/#\d/);
