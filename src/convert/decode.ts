@@ -6,6 +6,8 @@
  * encodings, else windows-1252. Unknown labels never throw; they fall through to the next source.
  */
 
+import { CHUNK_CHARS, ChunkedText, type HtmlText } from "../extract/chunked.js";
+
 /** The decoded text and the WHATWG name (lowercase) of the encoding that was used. */
 export interface DecodedText {
   text: string;
@@ -199,20 +201,47 @@ export function decodeBody(
   contentType?: string,
   kind: DecodeKind = "other",
 ): DecodedText {
-  const bom = BOMS.find((b) => b.bytes.every((byte, i) => bytes[i] === byte));
-  if (bom)
-    return {
-      text: decodeWith(bytes.subarray(bom.bytes.length), bom.charset),
-      charset: bom.charset,
-    };
+  const { charset, start } = chooseEncoding(bytes, contentType, kind);
+  return { text: decodeWith(bytes.subarray(start), charset), charset };
+}
 
+/**
+ * decodeBody for markup the parser reads in pieces: a UTF-8 body longer than one piece is
+ * decoded piece by piece and never joined (see chunked.ts); anything else is one string.
+ */
+export function decodeMarkup(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  kind: DecodeKind,
+): { text: HtmlText; charset: string } {
+  const { charset, start } = chooseEncoding(bytes, contentType, kind);
+  const body = bytes.subarray(start);
+  if (charset !== "utf-8" || body.length <= CHUNK_CHARS) {
+    return { text: decodeWith(body, charset), charset };
+  }
+  // UTF-8 needs at least one byte per UTF-16 code unit, so each piece is at most CHUNK_CHARS
+  // long; streaming carries a character cut at a piece's end over to the next.
+  const decoder = new TextDecoder("utf-8");
+  const pieces: string[] = [];
+  for (let at = 0; at < body.length; at += CHUNK_CHARS) {
+    const end = Math.min(body.length, at + CHUNK_CHARS);
+    pieces.push(decoder.decode(body.subarray(at, end), { stream: end < body.length }));
+  }
+  return { text: new ChunkedText(pieces), charset };
+}
+
+/** The encoding of a body and where its text starts (past a byte order mark). */
+function chooseEncoding(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  kind: DecodeKind,
+): { charset: string; start: number } {
+  const bom = BOMS.find((b) => b.bytes.every((byte, i) => bytes[i] === byte));
+  if (bom) return { charset: bom.charset, start: bom.bytes.length };
   const declared =
     charsetFromContentType(contentType) ??
     (kind === "html" ? prescanHtml(bytes) : kind === "xml" ? xmlDeclaration(bytes) : undefined);
-  if (declared) return { text: decodeWith(bytes, declared), charset: declared };
-
-  const charset = guessCharset(bytes);
-  return { text: decodeWith(bytes, charset), charset };
+  return { charset: declared ?? guessCharset(bytes), start: 0 };
 }
 
 /**

@@ -9,6 +9,7 @@
 import { optionConflict } from "../checks.js";
 import { removeFurnitureBlocks } from "../extract/block-model.js";
 import { removeBoilerplate } from "../extract/boilerplate.js";
+import type { HtmlText } from "../extract/chunked.js";
 import type { DomDocument, DomElement } from "../extract/dom.js";
 import { trimEdges } from "../extract/edges.js";
 import { removeInvisible } from "../extract/invisible.js";
@@ -80,6 +81,11 @@ export interface ConvertedDocument extends PageMetadata {
  */
 export function convertHtml(html: string, options: ConvertHtmlOptions = {}): ConvertedDocument {
   if (typeof html !== "string") throw new TypeError("convertHtml: html must be a string");
+  return convertMarkup(html, options);
+}
+
+/** convertHtml over HTML as one string or as pieces (a decoded body: see chunked.ts). */
+export function convertMarkup(html: HtmlText, options: ConvertHtmlOptions = {}): ConvertedDocument {
   const { url, format = "markdown", extract = "main" } = options;
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`convertHtml: unknown format ${JSON.stringify(format)}`);
@@ -135,19 +141,19 @@ export function convertHtml(html: string, options: ConvertHtmlOptions = {}): Con
  * The raw form: the HTML as given, with the metadata (and, when asked, the links and images)
  * read as the Markdown form reads them. Nothing is cut: the fetch already bounded the body.
  */
-function rawHtml(html: string, options: ConvertHtmlOptions): ConvertedDocument {
+function rawHtml(html: HtmlText, options: ConvertHtmlOptions): ConvertedDocument {
   if (options.links || options.images) {
     const {
       content: _content,
       limits: _limits,
       ...read
-    } = convertHtml(html, {
+    } = convertMarkup(html, {
       ...options,
       format: "markdown",
     });
-    return { ...read, content: html };
+    return { ...read, content: html.toString() };
   }
-  return { content: html, ...parsePage(html, options.url).metadata };
+  return { content: html.toString(), ...parsePage(html, options.url).metadata };
 }
 
 /**
@@ -158,7 +164,7 @@ function rawHtml(html: string, options: ConvertHtmlOptions): ConvertedDocument {
 function keepWholeParts(
   parts: string[],
   page: {
-    html: string;
+    html: HtmlText;
     url: string | undefined;
     selectors: PageSelectors;
     extract: ExtractMode;
@@ -187,7 +193,7 @@ export interface ParsedPage {
 }
 
 /** Parses `html` (bounded) and reads its metadata and type. */
-export function parsePage(html: string, url: string | undefined): ParsedPage {
+export function parsePage(html: HtmlText, url: string | undefined): ParsedPage {
   const { document, cut } = parseBounded(html);
   const baseUrl = documentBaseUrl(document, url);
   const raw = gatherMetadata(document);

@@ -9,8 +9,8 @@
 import { WebFetchError } from "../errors.js";
 import { escapeHtml } from "../markdown/clean-html.js";
 import type { ExtractMode, OutputFormat } from "../values.js";
-import { decodeBody } from "./decode.js";
-import { type ConvertedDocument, convertHtml } from "./html.js";
+import { decodeBody, decodeMarkup } from "./decode.js";
+import { type ConvertedDocument, convertMarkup } from "./html.js";
 import { convertJson } from "./json.js";
 import { convertPdf } from "./pdf.js";
 import { convertPlain, isPlainKind } from "./plain.js";
@@ -68,10 +68,13 @@ export async function convertBody(
   }
   if (isPlainKind(kind)) return convertPlain(body, headerType, kind, mimeType, options.format);
   // What is left is markup (HTML, XHTML, feeds) or JSON.
-  const decodeKind = kind === "html" ? "html" : kind === "json" ? "other" : "xml";
+  if (kind === "html" || kind === "xhtml") {
+    const { text, charset } = decodeMarkup(body, headerType, kind === "html" ? "html" : "xml");
+    return { contentType: mimeType, charset, ...convertMarkup(text, options) };
+  }
+  const decodeKind = kind === "json" ? "other" : "xml";
   const { text, charset } = decodeBody(body, headerType, decodeKind);
   const base = { contentType: mimeType, charset };
-  if (kind === "html" || kind === "xhtml") return { ...base, ...convertHtml(text, options) };
   // The feed reader (an XML DOM) loads with the first feed: a thread that converts only HTML
   // starts without it.
   const feed = kind === "json" ? undefined : await import("./feed.js");

@@ -9,6 +9,7 @@
  */
 
 import type { LimitHit } from "../warnings.js";
+import { ChunkedText, type HtmlText } from "./chunked.js";
 import {
   type DomDocument,
   type DomElement,
@@ -132,7 +133,7 @@ export interface BoundedDocument {
  * parseDocument, telling whether the input was cut (at MAX_HTML_LENGTH characters or
  * MAX_NODES tags), so the caller can say the content ends early.
  */
-export function parseBounded(html: string): BoundedDocument {
+export function parseBounded(html: HtmlText): BoundedDocument {
   const capped = capLength(html);
   const { html: limited, truncated } = limitNesting(capped);
   const document = buildTree(limited);
@@ -144,17 +145,17 @@ export function parseBounded(html: string): BoundedDocument {
 }
 
 /** Cuts input to MAX_HTML_LENGTH without splitting a surrogate pair. */
-export function capLength(html: string): string {
+export function capLength<T extends HtmlText>(html: T): T {
   if (html.length <= MAX_HTML_LENGTH) return html;
   const last = html.charCodeAt(MAX_HTML_LENGTH - 1);
   const end = last >= 0xd800 && last <= 0xdbff ? MAX_HTML_LENGTH - 1 : MAX_HTML_LENGTH;
-  return html.slice(0, end);
+  return (typeof html === "string" ? html.slice(0, end) : html.cut(end)) as T;
 }
 
 /** Result of the nesting pre-pass. */
-export interface LimitedHtml {
+export interface LimitedHtml<T extends HtmlText = string> {
   /** The HTML, with start tags deeper than the limit (and their end tags) removed. */
-  html: string;
+  html: T;
   /** Whether the HTML was cut at MAX_NODES tags and comments. */
   truncated: boolean;
 }
@@ -168,11 +169,11 @@ export interface LimitedHtml {
  * @example
  * limitNesting("<b><b><b>x", 2).html; // "<b><b>x"
  */
-export function limitNesting(
-  html: string,
+export function limitNesting<T extends HtmlText>(
+  html: T,
   maxDepth = MAX_NESTING_DEPTH,
   maxNodes = MAX_NODES,
-): LimitedHtml {
+): LimitedHtml<T> {
   const length = html.length;
   let nodes = 0;
   let truncated = false;
@@ -183,8 +184,12 @@ export function limitNesting(
   const dropped = new Map<string, number>();
   let foreignDepth = 0;
 
+  const keep = (start: number, end: number): void => {
+    if (typeof html === "string") out.push(html.slice(start, end));
+    else html.pieces(start, end, out);
+  };
   const drop = (start: number, end: number): void => {
-    out.push(html.slice(copied, start));
+    keep(copied, start);
     copied = end;
   };
   const pop = (): void => {
@@ -274,16 +279,21 @@ export function limitNesting(
   }
 
   if (truncated) {
-    out.push(html.slice(copied, i));
-    return { html: out.join(""), truncated };
+    keep(copied, i);
+    return { html: joined(html, out), truncated };
   }
   if (copied === 0) return { html, truncated };
-  out.push(html.slice(copied));
-  return { html: out.join(""), truncated };
+  keep(copied, length);
+  return { html: joined(html, out), truncated };
+}
+
+/** `pieces` as text of the same kind as `html`: one string, or pieces. */
+function joined<T extends HtmlText>(html: T, pieces: string[]): T {
+  return (typeof html === "string" ? pieces.join("") : new ChunkedText(pieces)) as T;
 }
 
 /** Index just past a comment, CDATA section, doctype or processing instruction at `start`. */
-function skipMarkupDeclaration(html: string, start: number): number {
+function skipMarkupDeclaration(html: HtmlText, start: number): number {
   if (html.startsWith("<!--", start)) {
     const close = html.indexOf("-->", start + 4);
     return close === -1 ? html.length : close + 3;
@@ -297,7 +307,7 @@ function skipMarkupDeclaration(html: string, start: number): number {
 }
 
 /** Index where the tag name starting at `start` ends: at whitespace, `/` or `>`. */
-function findTagNameEnd(html: string, start: number): number {
+function findTagNameEnd(html: HtmlText, start: number): number {
   let j = start;
   for (; j < html.length; j++) {
     const c = html.charCodeAt(j);
@@ -313,7 +323,7 @@ const scanned = { end: 0, selfClosing: false };
  * End of a start tag's attributes (just past its `>`, or the end of the input), scanned the way
  * htmlparser2 reads quotes, and whether the tag ends in `/>`.
  */
-function scanAttributes(html: string, from: number): { end: number; selfClosing: boolean } {
+function scanAttributes(html: HtmlText, from: number): { end: number; selfClosing: boolean } {
   scanned.end = html.length;
   scanned.selfClosing = false;
   let j = from;
@@ -340,19 +350,29 @@ function scanAttributes(html: string, from: number): { end: number; selfClosing:
   return scanned;
 }
 
-/** The end-tag pattern of each raw-text element, compiled once. */
-const RAW_TEXT_END = new Map(
-  [...RAW_TEXT_ELEMENTS].map((name) => [name, new RegExp(`</${name}[\\s/>]`, "gi")]),
-);
+/**
+ * Index just past the end tag of the raw-text element `name` whose content starts at `from`:
+ * `</name` in any case, then whitespace, `/` or `>`.
+ */
+function findRawTextEnd(html: HtmlText, name: string, from: number): number {
+  for (let at = html.indexOf("</", from); at !== -1; at = html.indexOf("</", at + 2)) {
+    if (!namedAt(html, name, at + 2)) continue;
+    const after = html.charCodeAt(at + 2 + name.length);
+    if (after !== 47 /* / */ && after !== 62 /* > */ && !isSpaceCode(after)) continue;
+    const close = html.indexOf(">", at);
+    return close === -1 ? html.length : close + 1;
+  }
+  return html.length;
+}
 
-/** Index just past the end tag of the raw-text element `name` whose content starts at `from`. */
-function findRawTextEnd(html: string, name: string, from: number): number {
-  const pattern = RAW_TEXT_END.get(name)!;
-  pattern.lastIndex = from;
-  const match = pattern.exec(html);
-  if (!match) return html.length;
-  const close = html.indexOf(">", match.index);
-  return close === -1 ? html.length : close + 1;
+/** True when the lower-case ASCII `name` stands at `at`, in any case. */
+function namedAt(html: HtmlText, name: string, at: number): boolean {
+  for (let j = 0; j < name.length; j++) {
+    // ASCII letters only: setting 0x20 lower-cases them, and no other code unit becomes one.
+    const c = html.charCodeAt(at + j);
+    if ((c >= 65 && c <= 90 ? c | 0x20 : c) !== name.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
 /**

@@ -6,6 +6,7 @@
  * entities are decoded, adjacent text is merged, and the first of duplicate attributes wins.
  */
 import { Parser } from "htmlparser2";
+import type { HtmlText } from "./chunked.js";
 import {
   CDATA_SECTION_NODE,
   type DomDocument,
@@ -214,7 +215,7 @@ class TreeDocument extends TreeParent implements DomDocument {
  * Builds a document from HTML with htmlparser2 (the tokenizer and tree rules linkedom uses).
  * The caller bounds the input: nesting depth and size are checked before this (see parse.ts).
  */
-export function buildTree(html: string): DomDocument {
+export function buildTree(html: HtmlText): DomDocument {
   const document = new TreeDocument();
   let current: TreeParent = document;
   const text = (data: string, type: number) => {
@@ -244,7 +245,9 @@ export function buildTree(html: string): DomDocument {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  // Pieces go in one after the other: the parser carries a tag or a text across them.
+  if (typeof html === "string") parser.write(html);
+  else for (const chunk of html.chunks) parser.write(chunk);
   parser.end();
   return document;
 }
