@@ -32,6 +32,7 @@ import { gunzipSync } from "node:zlib";
 import { isHeldOut, isValidation } from "../bench/quality/split.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
 import {
+  BLOCK_MODEL_FILES,
   type BlockModel,
   type BlockProfile,
   isArticleLike,
@@ -76,7 +77,7 @@ interface Row {
 const argv = process.argv.slice(2);
 const profileAt = argv.indexOf("--profile");
 const profile = (profileAt >= 0 ? argv.splice(profileAt, 2)[1] : "article") as BlockProfile;
-if (profile !== "article" && profile !== "other") {
+if (!Object.hasOwn(BLOCK_MODEL_FILES, profile)) {
   process.stderr.write("--profile must be article or other\n");
   process.exit(2);
 }
@@ -85,12 +86,7 @@ const outFile =
   outAt >= 0
     ? resolve(argv.splice(outAt, 2)[1] ?? "")
     : fileURLToPath(
-        new URL(
-          profile === "article"
-            ? "../src/extract/block-model.json"
-            : "../src/extract/block-model-other.json",
-          import.meta.url,
-        ),
+        new URL(BLOCK_MODEL_FILES[profile], new URL("../src/extract/", import.meta.url)),
       );
 const dirs = argv.map((d) => resolve(d));
 if (dirs.length === 0) {

@@ -42,8 +42,8 @@ const PROSE_SHARE = FEATURE_NAMES.indexOf("root_prose_share");
  */
 export type BlockProfile = "article" | "other";
 
-/** Each profile's model file, beside this module. */
-const MODEL_FILES: Record<BlockProfile, string> = {
+/** Each profile's model file, beside this module (where the training script writes it). */
+export const BLOCK_MODEL_FILES: Readonly<Record<BlockProfile, string>> = {
   article: "./block-model.json",
   other: "./block-model-other.json",
 };
@@ -54,7 +54,7 @@ const loaded = new Map<BlockProfile, BlockModel>();
 export function blockModel(profile: BlockProfile = "article"): BlockModel {
   let model = loaded.get(profile);
   if (model === undefined) {
-    const file = MODEL_FILES[profile];
+    const file = BLOCK_MODEL_FILES[profile];
     model = JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8")) as BlockModel;
     if (model.features.join() !== FEATURE_NAMES.join()) {
       throw new Error(`${file} was trained on other features: retrain it`);
@@ -131,10 +131,9 @@ export function blockProfile(
 
 /**
  * Removes from `root`, in place, the blocks the model of its profile (or `model`, when given)
- * reads as furniture. A heading it reads
- * so takes its section with it when that section is mostly links: "Read more" or "Lesen Sie
- * auch" over a list of other stories, in whatever language; it stays when text that stays is
- * under it.
+ * reads as furniture. A heading it reads so takes its section with it when that section is
+ * mostly links: "Read more" or "Lesen Sie auch" over a list of other stories, in whatever
+ * language; it stays when text that stays is under it.
  *
  * @example
  * pruneContent(root, pageType);
