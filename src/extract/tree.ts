@@ -160,6 +160,8 @@ class TreeElement extends TreeParent implements DomElement {
     return node as TreeElement | null;
   }
   getAttribute(name: string): string | null {
+    // Most elements have no attributes, and every pass asks each one for several.
+    if (this.#attributes === NO_ATTRIBUTES && this.#changed === undefined) return null;
     // Names are stored lower-cased, and callers nearly always ask in lower case already.
     const value = this.#read(name);
     if (value !== undefined) return value;
@@ -190,6 +192,12 @@ class TreeElement extends TreeParent implements DomElement {
 
 /** The attributes of an element created without any. */
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/** True when `record` has no keys, without listing them. */
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
 
 /** True when `name` holds a character that `toLowerCase()` changes. */
 function hasUpperAscii(name: string): boolean {
@@ -229,7 +237,7 @@ export function buildTree(html: HtmlText): DomDocument {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        const element = new TreeElement(name, attributes);
+        const element = new TreeElement(name, isEmpty(attributes) ? undefined : attributes);
         current.appendChild(element);
         current = element;
       },
