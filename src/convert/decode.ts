@@ -302,8 +302,9 @@ function highTable(c1: readonly number[], overrides: Readonly<Record<number, num
 /** Encoding for bytes that declare none: UTF-8 when valid, else the likeliest legacy encoding. */
 function guessCharset(bytes: Uint8Array): string {
   let ascii = true;
-  for (const byte of bytes) {
-    if (byte >= 0x80) {
+  // Indexed: an iterator over the bytes allocated a result per byte of an ASCII page.
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! >= 0x80) {
       ascii = false;
       break;
     }

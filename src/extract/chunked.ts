@@ -97,8 +97,16 @@ export class ChunkedText {
 
   /** The text from `start` to `end` as one string: for short spans (a tag's name). */
   slice(start: number, end = this.length): string {
+    const from = Math.max(0, start);
+    const to = Math.min(this.length, end);
+    if (from >= to) return "";
+    const k = this.#chunkAt(from);
+    const base = this.#starts[k]!;
+    const chunk = this.chunks[k]!;
+    // Most spans lie within one piece: no list to join.
+    if (to <= base + chunk.length) return chunk.slice(from - base, to - base);
     const out: string[] = [];
-    this.pieces(start, end, out);
+    this.pieces(from, to, out);
     return out.join("");
   }
 
