@@ -372,6 +372,12 @@ function findBlocks(root: DomElement, stats: StatsMap): Found[] | undefined {
       if (!isElement(node)) return false;
       const tag = tagOf(node);
       if (SKIPPED_TAGS.has(tag)) return false;
+      if (UNSCORED_TAGS.has(tag) && node !== root) {
+        // No block is in it (a table's cells): its text only makes the block above no leaf.
+        const holdsText = (stats.get(node)?.chars ?? 0) > 0;
+        if (holdsText && blockBelow.length > 0) blockBelow[blockBelow.length - 1] = true;
+        return false;
+      }
       if (tag === "a" && runs.length > 0) runs[runs.length - 1]!.links++;
       if (EMPHASIS_TAGS.has(tag)) emphasisDepth++;
       if (MEDIA_TAGS.has(tag) && runs.length > 0) runs[runs.length - 1]!.media = true;
