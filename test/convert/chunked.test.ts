@@ -59,6 +59,15 @@ describe("ChunkedText", () => {
         }
         for (let start = 0; start < text.length; start += 37) {
           expect(chunked.slice(start, start + 150)).toBe(text.slice(start, start + 150));
+          expect(chunked.slice(start, start + 5)).toBe(text.slice(start, start + 5));
+        }
+        for (const [start, end] of [
+          [-5, 3],
+          [10, 10],
+          [12, 4],
+          [text.length - 2, text.length + 9],
+        ]) {
+          expect(chunked.slice(start!, end)).toBe(text.slice(Math.max(0, start!), end));
         }
         expect(chunked.cut(500).toString()).toBe(text.slice(0, 500));
       }

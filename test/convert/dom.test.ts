@@ -60,6 +60,24 @@ describe("hasDescendantNear", () => {
   });
 });
 
+describe("parsed elements", () => {
+  it("answer for attributes they were parsed without, and take new ones", () => {
+    const body = bodyOf('<body><p>plain</p><p class="x" ID="y">named</p></body>');
+    const [plain, named] = [body.firstElementChild!, body.firstElementChild!.nextElementSibling!];
+    expect(plain.getAttribute("class")).toBeNull();
+    expect(plain.hasAttribute("class")).toBe(false);
+    expect(Array.from(plain.getAttributeNames())).toEqual([]);
+    plain.setAttribute("Class", "added");
+    expect(plain.getAttribute("class")).toBe("added");
+    expect(plain.getAttribute("CLASS")).toBe("added");
+    plain.removeAttribute("class");
+    expect(plain.getAttribute("class")).toBeNull();
+    expect(named.getAttribute("id")).toBe("y");
+    expect(named.getAttribute("Id")).toBe("y");
+    expect(named.getAttribute("title")).toBeNull();
+  });
+});
+
 describe("measureText", () => {
   it("answers for elements measured again since from the tree as it is now, within its own root", () => {
     const document = parseDocument(
