@@ -121,7 +121,7 @@ function measureFrom(root: DomElement, links: number, measurement: Measurement |
   while (node !== null) {
     const type = node.nodeType;
     if (type === TEXT_NODE || type === CDATA_SECTION_NODE) {
-      const { chars, commas } = measureData((node as DomText).data);
+      const { chars, commas } = countsOf(node as DomText & Counted);
       if (chars > 0) {
         top.chars += chars;
         if (linkDepth > 0) top.linkChars += chars;
@@ -153,6 +153,31 @@ function measureFrom(root: DomElement, links: number, measurement: Measurement |
     node = node.nextSibling;
   }
   return rootStats;
+}
+
+/** A text node as measureFrom sees it: the tree gives each one slots for its counts. */
+interface Counted {
+  measuredData: string | undefined;
+  measuredChars: number;
+  measuredCommas: number;
+}
+
+/**
+ * The counts of a text node's data, kept on the node: a page is measured several times over,
+ * and its text changes far less often than it is measured.
+ */
+function countsOf(text: DomText & Counted): { chars: number; commas: number } {
+  const { data } = text;
+  if (text.measuredData === data) {
+    measured.chars = text.measuredChars;
+    measured.commas = text.measuredCommas;
+    return measured;
+  }
+  const counts = measureData(data);
+  text.measuredData = data;
+  text.measuredChars = counts.chars;
+  text.measuredCommas = counts.commas;
+  return counts;
 }
 
 /** Result of measureData, reused: measuring allocates nothing per text node. */

@@ -38,6 +38,10 @@ abstract class TreeNode implements DomNode {
 class TreeText extends TreeNode {
   readonly nodeType: number;
   readonly nodeName: string;
+  /** The data a text measurement last counted, and its counts (see stats.ts). */
+  measuredData: string | undefined = undefined;
+  measuredChars = 0;
+  measuredCommas = 0;
   constructor(
     public data: string,
     type = TEXT_NODE,
