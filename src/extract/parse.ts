@@ -1,11 +1,10 @@
 /**
- * HTML → DOM (our small tree, extract/tree), made safe for hostile input. htmlparser2 keeps
- * its open-element stack in an array it `unshift`s, so every open tag costs the current depth:
- * 100,000 unclosed `<div>`s take many seconds. A cheap linear pre-pass therefore drops start tags
- * (and their end tags) nested deeper than MAX_NESTING_DEPTH before parsing; their content stays,
- * flattened into the ancestor. The input is also capped (MAX_HTML_LENGTH characters,
- * MAX_NODES tags), and the tree is normalized so that `<html>`, `<head>` and `<body>` always
- * exist.
+ * HTML → DOM (our small tree, extract/tree), made safe for hostile input: the input is capped
+ * (MAX_HTML_LENGTH characters, MAX_NODES tags), start tags nested deeper than
+ * MAX_NESTING_DEPTH are dropped with their end tags (their content stays, flattened into the
+ * ancestor), and the tree is normalized so that `<html>`, `<head>` and `<body>` always exist.
+ * limitNesting() applies the same bounds to the HTML text, for input the tokenizer must not
+ * read as it is (see parseBounded).
  */
 
 import type { LimitHit } from "../warnings.js";
@@ -19,6 +18,12 @@ import {
   isText,
   tagOf,
 } from "./dom.js";
+import {
+  FOREIGN_ROOTS,
+  OPEN_IMPLIES_CLOSE,
+  RAW_TEXT_ELEMENTS,
+  VOID_ELEMENTS,
+} from "./html-rules.js";
 import { buildTree } from "./tree.js";
 
 /**
@@ -40,68 +45,6 @@ export const MAX_NESTING_DEPTH = 400;
  * articles stay far below it.
  */
 export const MAX_NODES = 200_000;
-
-/** Elements that never have content or an end tag (htmlparser2's list). */
-const VOID_ELEMENTS = new Set([
-  "area",
-  "base",
-  "basefont",
-  "br",
-  "col",
-  "command",
-  "embed",
-  "frame",
-  "hr",
-  "img",
-  "input",
-  "isindex",
-  "keygen",
-  "link",
-  "meta",
-  "param",
-  "source",
-  "track",
-  "wbr",
-]);
-
-/** Elements whose content is raw text up to their end tag (htmlparser2's special tags). */
-const RAW_TEXT_ELEMENTS = new Set(["script", "style", "title", "textarea", "xmp"]);
-
-/** Start tags that close open elements, copied from htmlparser2 so the depth count agrees. */
-const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
-  const p = new Set(["p"]);
-  const form = new Set(["input", "option", "optgroup", "select", "button", "datalist", "textarea"]);
-  const map = new Map<string, ReadonlySet<string>>([
-    ["tr", new Set(["tr", "th", "td"])],
-    ["th", new Set(["th"])],
-    ["td", new Set(["thead", "th", "td"])],
-    ["body", new Set(["head", "link", "script"])],
-    ["li", new Set(["li"])],
-    ["option", new Set(["option"])],
-    ["optgroup", new Set(["optgroup", "option"])],
-    ["dd", new Set(["dd", "dt"])],
-    ["dt", new Set(["dd", "dt"])],
-    ["rt", new Set(["rt", "rp"])],
-    ["rp", new Set(["rt", "rp"])],
-    ["tbody", new Set(["thead", "tbody"])],
-    ["tfoot", new Set(["thead", "tbody"])],
-  ]);
-  for (const tag of ["select", "input", "output", "button", "datalist", "textarea"]) {
-    map.set(tag, form);
-  }
-  for (const tag of [
-    ..."h1 h2 h3 h4 h5 h6 p address article aside blockquote details div dl".split(" "),
-    ..."fieldset figcaption figure footer form header hr main nav ol pre section table ul".split(
-      " ",
-    ),
-  ]) {
-    map.set(tag, p);
-  }
-  return map;
-})();
-
-/** Foreign-content roots, inside which `<x/>` self-closes. */
-const FOREIGN_ROOTS = new Set(["svg", "math"]);
 
 /** Elements that belong in `<head>` when they come before any body content. */
 const HEAD_ELEMENTS = new Set(["base", "link", "meta", "noscript", "script", "style", "title"]);
@@ -135,8 +78,13 @@ export interface BoundedDocument {
  */
 export function parseBounded(html: HtmlText): BoundedDocument {
   const capped = capLength(html);
-  const { html: limited, truncated } = limitNesting(capped);
-  const document = buildTree(limited);
+  // Outside SVG and MathML the tokenizer would read `<![CDATA[` on to a `]]>` that may never
+  // come: the pre-pass reads it as HTML does, a comment up to the next `>`.
+  const prepared =
+    capped.indexOf("<![CDATA[") === -1 ? { html: capped, truncated: false } : limitNesting(capped);
+  const built = buildTree(prepared.html, { maxDepth: MAX_NESTING_DEPTH, maxNodes: MAX_NODES });
+  const { document } = built;
+  const truncated = prepared.truncated || built.truncated;
   normalizeStructure(document);
   if (capped.length < html.length) {
     return { document, cut: { limit: "html-length", max: MAX_HTML_LENGTH } };

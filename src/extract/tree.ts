@@ -5,7 +5,7 @@
  * and most of the garbage of converting a page. Tag names and attribute names are lower case,
  * entities are decoded, adjacent text is merged, and the first of duplicate attributes wins.
  */
-import { Parser } from "htmlparser2";
+import { Tokenizer } from "htmlparser2";
 import type { HtmlText } from "./chunked.js";
 import {
   CDATA_SECTION_NODE,
@@ -15,6 +15,12 @@ import {
   ELEMENT_NODE,
   TEXT_NODE,
 } from "./dom.js";
+import {
+  FOREIGN_ROOTS,
+  HTML_INTEGRATION_ELEMENTS,
+  OPEN_IMPLIES_CLOSE,
+  VOID_ELEMENTS,
+} from "./html-rules.js";
 
 const COMMENT_NODE = 8;
 const DOCUMENT_NODE = 9;
@@ -223,43 +229,299 @@ class TreeDocument extends TreeParent implements DomDocument {
   }
 }
 
+/** Bounds of the tree built from one page. */
+export interface TreeLimits {
+  /** Deepest nesting: a start tag past it is dropped (its end tag too), its content kept. */
+  maxDepth: number;
+  /** Most tags and comments: the HTML is read up to the one past this. */
+  maxNodes: number;
+}
+
+/** A built tree, and whether the HTML was read only up to TreeLimits.maxNodes. */
+export interface BuiltTree {
+  document: DomDocument;
+  truncated: boolean;
+}
+
+const UNLIMITED: TreeLimits = {
+  maxDepth: Number.POSITIVE_INFINITY,
+  maxNodes: Number.POSITIVE_INFINITY,
+};
+
 /**
- * Builds a document from HTML with htmlparser2 (the tokenizer and tree rules linkedom uses).
- * The caller bounds the input: nesting depth and size are checked before this (see parse.ts).
+ * Builds a document from HTML with htmlparser2's tokenizer and the tree rules of its parser
+ * (implied end tags, void elements, `<x/>` in SVG and MathML, `</p>` and `</br>` alone), applied
+ * here directly: its parser kept its open elements in an array it `unshift`s and searched, which
+ * cost the depth per tag, and handed every element an attribute object and several callbacks.
+ * Tag and attribute names are lower-cased, entities decoded, adjacent text merged, and the first
+ * of duplicate attributes wins.
+ *
+ * @example
+ * buildTree("<p>a<p>b").document; // <p>a</p><p>b</p>
  */
-export function buildTree(html: HtmlText): DomDocument {
-  const document = new TreeDocument();
-  let current: TreeParent = document;
-  const text = (data: string, type: number) => {
-    const last = current.lastChild;
+export function buildTree(html: HtmlText, limits: TreeLimits = UNLIMITED): BuiltTree {
+  const builder = new TreeBuilder(html, limits);
+  builder.run();
+  return { document: builder.document, truncated: builder.truncated };
+}
+
+/** What htmlparser2's tokenizer calls back. */
+type TokenizerCallbacks = ConstructorParameters<typeof Tokenizer>[1];
+
+/** The tokenizer's reading position: the piece written last, its offset, the index read. */
+interface TokenizerPosition {
+  buffer: string;
+  offset: number;
+  index: number;
+}
+
+/**
+ * htmlparser2's tokenizer, skipping through a script, style or comment to the character it
+ * waits for with the string's own search. Its loop over character codes reached, at the end of
+ * each piece of a page, a line the compiler had no feedback for and left the optimized code
+ * there every time (thousands of times over the dev pages); here every line runs on every
+ * call. The method is the tokenizer's own (its version is pinned): were it renamed, the
+ * tokenizer would skip as before.
+ */
+class PieceTokenizer extends Tokenizer {}
+if (
+  typeof (Tokenizer.prototype as unknown as Record<string, unknown>).fastForwardTo === "function"
+) {
+  Object.defineProperty(PieceTokenizer.prototype, "fastForwardTo", {
+    value(this: TokenizerPosition, code: number): boolean {
+      const { buffer, offset } = this;
+      const last = buffer.length + offset - 1;
+      const at = buffer.indexOf(String.fromCharCode(code), this.index + 1 - offset);
+      this.index = at === -1 ? last : at + offset;
+      return at !== -1;
+    },
+  });
+}
+
+/** The tokenizer's events turned into the tree, as htmlparser2's Parser would. */
+class TreeBuilder implements TokenizerCallbacks {
+  readonly document = new TreeDocument();
+  truncated = false;
+  /** The HTML in the pieces it was decoded in (one for a string). */
+  readonly #pieces: readonly string[];
+  /** The piece being read and where it starts in the HTML: most spans lie within it. */
+  #pieceIndex = 0;
+  #pieceStart = 0;
+  readonly #limits: TreeLimits;
+  readonly #tokenizer: Tokenizer;
+  #current: TreeParent = this.document;
+  /** Names of the open elements, innermost last. */
+  readonly #stack: string[] = [];
+  /** How many of each name are open: an end tag that closes nothing is told without a search. */
+  readonly #open = new Map<string, number>();
+  /** Start tags dropped for depth, by name, whose end tags are dropped in turn. */
+  readonly #dropped = new Map<string, number>();
+  /** Whether `<x/>` closes itself, innermost last (htmlparser2's bookkeeping, quirks included). */
+  readonly #selfClosing: boolean[] = [false];
+  #nodes = 0;
+  #stopped = false;
+  /** The start tag being read: its name, attributes, and whether it is too deep to keep. */
+  #tagName = "";
+  #attributes: Record<string, string> | null = null;
+  #tooDeep = false;
+  #attributeName = "";
+  #attributeValue = "";
+
+  constructor(html: HtmlText, limits: TreeLimits) {
+    this.#pieces = typeof html === "string" ? [html] : html.chunks;
+    this.#limits = limits;
+    this.#tokenizer = new PieceTokenizer({ decodeEntities: true }, this);
+  }
+
+  run(): void {
+    // Pieces go in one after the other: the tokenizer carries a tag or a text across them.
+    for (const piece of this.#pieces) {
+      if (this.#stopped) return;
+      this.#tokenizer.write(piece);
+      this.#pieceStart += piece.length;
+      this.#pieceIndex++;
+    }
+    if (!this.#stopped) this.#tokenizer.end();
+  }
+
+  /** The HTML from `start` to `end` (offsets in the whole, as the tokenizer gives them). */
+  #slice(start: number, end: number): string {
+    let k = Math.min(this.#pieceIndex, this.#pieces.length - 1);
+    let base =
+      k === this.#pieceIndex ? this.#pieceStart : this.#pieceStart - this.#pieces[k]!.length;
+    let piece = this.#pieces[k]!;
+    if (start >= base) return piece.slice(start - base, end - base);
+    // A name begun in an earlier piece: gathered back from where it starts.
+    let text = piece.slice(0, Math.max(0, end - base));
+    while (start < base && k > 0) {
+      piece = this.#pieces[--k]!;
+      base -= piece.length;
+      text = piece.slice(Math.max(0, start - base), Math.max(0, end - base)) + text;
+    }
+    return text;
+  }
+
+  /** Counts a tag or comment; past the limit, reading stops before it. */
+  #overLimit(): boolean {
+    if (this.#stopped) return true;
+    if (++this.#nodes <= this.#limits.maxNodes) return false;
+    this.truncated = true;
+    this.#stopped = true;
+    this.#tokenizer.pause();
+    return true;
+  }
+
+  #text(data: string, type: number): void {
+    const last = this.#current.lastChild;
     if (last !== null && last.nodeType === type && type === TEXT_NODE) {
       (last as TreeText).data += data;
     } else {
-      current.appendChild(new TreeText(data, type));
+      this.#current.appendChild(new TreeText(data, type));
     }
-  };
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        const element = new TreeElement(name, isEmpty(attributes) ? undefined : attributes);
-        current.appendChild(element);
-        current = element;
-      },
-      onclosetag() {
-        current = current.parentNode ?? document;
-      },
-      ontext(data) {
-        text(data, TEXT_NODE);
-      },
-      oncomment(data) {
-        text(data, COMMENT_NODE);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  // Pieces go in one after the other: the parser carries a tag or a text across them.
-  if (typeof html === "string") parser.write(html);
-  else for (const chunk of html.chunks) parser.write(chunk);
-  parser.end();
-  return document;
+  }
+
+  ontext(start: number, end: number): void {
+    if (!this.#stopped) this.#text(this.#slice(start, end), TEXT_NODE);
+  }
+
+  ontextentity(codePoint: number): void {
+    if (!this.#stopped) this.#text(String.fromCodePoint(codePoint), TEXT_NODE);
+  }
+
+  oncomment(start: number, end: number, offset: number): void {
+    if (!this.#overLimit()) this.#text(this.#slice(start, end - offset), COMMENT_NODE);
+  }
+
+  oncdata(start: number, end: number, offset: number): void {
+    // HTML reads CDATA as a comment.
+    if (!this.#overLimit()) {
+      this.#text(`[CDATA[${this.#slice(start, end - offset)}]]`, COMMENT_NODE);
+    }
+  }
+
+  ondeclaration(): void {
+    this.#overLimit();
+  }
+
+  onprocessinginstruction(): void {
+    this.#overLimit();
+  }
+
+  onopentagname(start: number, end: number): void {
+    if (this.#overLimit()) return;
+    this.#startTag(this.#slice(start, end).toLowerCase(), true);
+  }
+
+  /** A start tag's name: the elements it closes, and its place among the open ones. */
+  #startTag(name: string, bounded: boolean): void {
+    this.#tagName = name;
+    this.#attributes = {};
+    this.#tooDeep = false;
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied) {
+      while (this.#stack.length > 0 && implied.has(this.#stack[this.#stack.length - 1]!)) {
+        this.#pop();
+      }
+    }
+    if (VOID_ELEMENTS.has(name)) return;
+    this.#tooDeep = bounded && this.#stack.length >= this.#limits.maxDepth;
+    if (this.#tooDeep) return;
+    this.#stack.push(name);
+    this.#open.set(name, (this.#open.get(name) ?? 0) + 1);
+    if (FOREIGN_ROOTS.has(name)) this.#selfClosing.push(true);
+    else if (HTML_INTEGRATION_ELEMENTS.has(name)) this.#selfClosing.push(false);
+  }
+
+  onattribname(start: number, end: number): void {
+    if (this.#attributes !== null) this.#attributeName = this.#slice(start, end).toLowerCase();
+  }
+
+  onattribdata(start: number, end: number): void {
+    if (this.#attributes !== null) this.#attributeValue += this.#slice(start, end);
+  }
+
+  onattribentity(codePoint: number): void {
+    if (this.#attributes !== null) this.#attributeValue += String.fromCodePoint(codePoint);
+  }
+
+  onattribend(): void {
+    const attributes = this.#attributes;
+    if (attributes !== null && !Object.hasOwn(attributes, this.#attributeName)) {
+      attributes[this.#attributeName] = this.#attributeValue;
+    }
+    this.#attributeValue = "";
+  }
+
+  onopentagend(): void {
+    if (this.#attributes === null) return;
+    if (this.#tooDeep) {
+      this.#dropped.set(this.#tagName, (this.#dropped.get(this.#tagName) ?? 0) + 1);
+      this.#attributes = null;
+      this.#tooDeep = false;
+      return;
+    }
+    this.#addElement(true);
+  }
+
+  onselfclosingtag(): void {
+    if (this.#attributes === null) return;
+    if (!this.#selfClosing[this.#selfClosing.length - 1]) {
+      this.onopentagend();
+      return;
+    }
+    // In SVG or MathML `<x/>` is opened and closed at once, however deep.
+    const name = this.#tagName;
+    if (this.#tooDeep) {
+      this.#tooDeep = false;
+      this.#addElement(false);
+      return;
+    }
+    this.#addElement(true);
+    if (this.#stack[this.#stack.length - 1] === name) this.#pop();
+  }
+
+  /** Adds the element whose start tag was read, and enters it (`enter`) unless it is void. */
+  #addElement(enter: boolean): void {
+    const name = this.#tagName;
+    const attributes = this.#attributes!;
+    this.#attributes = null;
+    const element = new TreeElement(name, isEmpty(attributes) ? undefined : attributes);
+    this.#current.appendChild(element);
+    if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
+  }
+
+  onclosetag(start: number, end: number): void {
+    if (this.#stopped) return;
+    const name = this.#slice(start, end).toLowerCase();
+    if (FOREIGN_ROOTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name)) this.#selfClosing.pop();
+    if (VOID_ELEMENTS.has(name)) {
+      // `</br>` is a line break; other void end tags are nothing.
+      if (name === "br") this.#current.appendChild(new TreeElement("br"));
+      return;
+    }
+    if ((this.#open.get(name) ?? 0) > 0) {
+      let top = this.#pop();
+      while (top !== name) top = this.#pop();
+      return;
+    }
+    const dropped = this.#dropped.get(name) ?? 0;
+    if (dropped > 0) {
+      this.#dropped.set(name, dropped - 1);
+    } else if (name === "p") {
+      // `</p>` alone is an empty paragraph.
+      this.#startTag("p", false);
+      this.#addElement(true);
+      this.#pop();
+    }
+  }
+
+  /** Closes the innermost open element; returns its name. */
+  #pop(): string {
+    const name = this.#stack.pop()!;
+    this.#open.set(name, this.#open.get(name)! - 1);
+    this.#current = this.#current.parentNode ?? this.document;
+    return name;
+  }
+
+  onend(): void {}
 }
