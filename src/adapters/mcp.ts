@@ -61,25 +61,30 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       },
       async (args, extra) => {
         const token = extra._meta?.progressToken;
+        const sent: Promise<void>[] = [];
         // Progress goes to the client only when its request asked for it with a token.
         const onProgress =
           token === undefined
             ? undefined
             : (progress: ToolProgress) => {
-                extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { progressToken: token, ...progress },
-                  })
-                  .catch(() => {
+                const notification = extra.sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken: token, ...progress },
+                });
+                sent.push(
+                  notification.catch(() => {
                     // A client gone before the result cannot take its progress either.
-                  });
+                  }),
+                );
               };
         const result = await tool.call(args, {
           signal: extra.signal,
           maxTokens,
           ...(onProgress ? { onProgress } : {}),
         });
+        // The result goes out after the progress it ends: a client stops listening for a
+        // request's progress once its result is in, and a notification still on its way was lost.
+        await Promise.all(sent);
         return toCallToolResult(result, texts);
       },
     );
