@@ -302,10 +302,9 @@ if (
 class TreeBuilder implements TokenizerCallbacks {
   readonly document = new TreeDocument();
   truncated = false;
-  /** The HTML in the pieces it was decoded in (one for a string). */
-  readonly #pieces: readonly string[];
+  readonly #html: HtmlText;
   /** The piece being read and where it starts in the HTML: most spans lie within it. */
-  #pieceIndex = 0;
+  #piece = "";
   #pieceStart = 0;
   readonly #limits: TreeLimits;
   readonly #tokenizer: Tokenizer;
@@ -328,37 +327,30 @@ class TreeBuilder implements TokenizerCallbacks {
   #attributeValue = "";
 
   constructor(html: HtmlText, limits: TreeLimits) {
-    this.#pieces = typeof html === "string" ? [html] : html.chunks;
+    this.#html = html;
     this.#limits = limits;
     this.#tokenizer = new PieceTokenizer({ decodeEntities: true }, this);
   }
 
   run(): void {
     // Pieces go in one after the other: the tokenizer carries a tag or a text across them.
-    for (const piece of this.#pieces) {
+    const pieces = typeof this.#html === "string" ? [this.#html] : this.#html.chunks;
+    let start = 0;
+    for (const piece of pieces) {
       if (this.#stopped) return;
+      this.#piece = piece;
+      this.#pieceStart = start;
       this.#tokenizer.write(piece);
-      this.#pieceStart += piece.length;
-      this.#pieceIndex++;
+      start += piece.length;
     }
     if (!this.#stopped) this.#tokenizer.end();
   }
 
   /** The HTML from `start` to `end` (offsets in the whole, as the tokenizer gives them). */
   #slice(start: number, end: number): string {
-    let k = Math.min(this.#pieceIndex, this.#pieces.length - 1);
-    let base =
-      k === this.#pieceIndex ? this.#pieceStart : this.#pieceStart - this.#pieces[k]!.length;
-    let piece = this.#pieces[k]!;
-    if (start >= base) return piece.slice(start - base, end - base);
-    // A name begun in an earlier piece: gathered back from where it starts.
-    let text = piece.slice(0, Math.max(0, end - base));
-    while (start < base && k > 0) {
-      piece = this.#pieces[--k]!;
-      base -= piece.length;
-      text = piece.slice(Math.max(0, start - base), Math.max(0, end - base)) + text;
-    }
-    return text;
+    const at = this.#pieceStart;
+    if (start >= at) return this.#piece.slice(start - at, end - at);
+    return this.#html.slice(start, end); // a name begun in an earlier piece
   }
 
   /** Counts a tag or comment; past the limit, reading stops before it. */
