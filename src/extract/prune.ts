@@ -357,7 +357,8 @@ const MAX_MENU_LABEL_CHARS = 30;
  * of many short links with little other text, each less than half of the root.
  */
 function removeLinkLists(root: DomElement): void {
-  const rootChars = textLength(root);
+  // Measured when a block first has links enough to be a menu (nothing goes before the walk ends).
+  let rootChars: number | undefined;
   const measures = measureLists(root);
   const units: UnitCounts = new Map();
   const doomed: DomElement[] = [];
@@ -366,6 +367,7 @@ function removeLinkLists(root: DomElement): void {
     if (!LIST_TAGS.has(tagOf(node))) return true;
     const { links, linkChars, chars } = measures.get(node)!;
     if (links < MIN_MENU_LINKS) return links > 0;
+    rootChars ??= textLength(root);
     const isMenu =
       chars < rootChars * MAX_SECTION_SHARE &&
       linkChars >= chars * MENU_LINK_SHARE &&
@@ -552,7 +554,10 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     }
     return true;
   });
-  const rootChars = textLength(root);
+  // The root's length before any removal, measured once a section may go: most headings are no
+  // section's, and the measure walks the whole root.
+  let rootChars: number | undefined;
+  const measureRoot = () => (rootChars ??= textLength(root));
   for (const heading of headings) {
     if (!heading.parentNode) continue; // removed with an earlier section
     const text = headingText(heading);
@@ -562,9 +567,11 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     if (!comments && text.length > MAX_SECTION_HEADING_CHARS) continue;
     // Comments can outweigh the post; other sections that large are kept (see removeSection).
     const productAside = pageType === "product" && PRODUCT_ASIDE_HEADING.test(text);
-    if (comments || productAside) removeSection(heading, root, Number.POSITIVE_INFINITY, false);
-    else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, rootChars, false);
-    else if (TOC_HEADING.test(text)) removeSection(heading, root, rootChars, true);
+    if (comments || productAside) {
+      measureRoot();
+      removeSection(heading, root, Number.POSITIVE_INFINITY, false);
+    } else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, measureRoot(), false);
+    else if (TOC_HEADING.test(text)) removeSection(heading, root, measureRoot(), true);
   }
 }
 
