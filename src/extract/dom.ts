@@ -47,6 +47,8 @@ export interface DomElement extends DomNode {
 /** The document. */
 export interface DomDocument {
   readonly documentElement: DomElement | null;
+  /** Every `<base>` element made for the document, when it keeps them: none found, none walked. */
+  readonly baseElements?: readonly DomElement[];
   readonly childNodes: ArrayLike<DomNode>;
   createElement(tagName: string): DomElement;
   appendChild<T extends DomNode>(node: T): T;

@@ -221,11 +221,18 @@ function hasUpperAscii(name: string): boolean {
 class TreeDocument extends TreeParent implements DomDocument {
   readonly nodeType = DOCUMENT_NODE;
   readonly nodeName = "#document";
+  /**
+   * Every `<base>` element made for this document, by the parser or createElement, in the order
+   * made: few pages have one, and knowing there is none saves a walk of the whole tree.
+   */
+  readonly baseElements: TreeElement[] = [];
   get documentElement(): TreeElement | null {
     return this.firstElementChild;
   }
   createElement(tagName: string): TreeElement {
-    return new TreeElement(tagName.toLowerCase());
+    const element = new TreeElement(tagName.toLowerCase());
+    if (element.localName === "base") this.baseElements.push(element);
+    return element;
   }
 }
 
@@ -478,6 +485,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const attributes = this.#attributes!;
     this.#attributes = null;
     const element = new TreeElement(name, isEmpty(attributes) ? undefined : attributes);
+    if (name === "base") this.document.baseElements.push(element);
     this.#current.appendChild(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
   }

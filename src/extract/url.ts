@@ -46,7 +46,12 @@ export function documentBaseUrl(document: DomDocument, pageUrl?: string): string
   const page = pageUrl !== undefined && isAbsolute(pageUrl) ? pageUrl : undefined;
   let baseHref: string | undefined;
   const root = document.documentElement;
-  if (root) {
+  const made = document.baseElements;
+  if (root && made !== undefined && made.length <= 1) {
+    // None or one was ever made: no walk needed to find the first in the tree.
+    const only = made[0];
+    if (only?.hasAttribute("href") && isBelow(only, root)) baseHref = attr(only, "href");
+  } else if (root) {
     walkElements(root, (el: DomElement) => {
       if (baseHref === undefined && tagOf(el) === "base" && el.hasAttribute("href")) {
         baseHref = attr(el, "href");
@@ -59,6 +64,14 @@ export function documentBaseUrl(document: DomDocument, pageUrl?: string): string
     if (resolved !== undefined && isAbsolute(resolved)) return resolved;
   }
   return page;
+}
+
+/** True when `el` is a descendant of `root`. */
+function isBelow(el: DomElement, root: DomElement): boolean {
+  for (let node = el.parentNode; node !== null; node = node.parentNode) {
+    if (node === root) return true;
+  }
+  return false;
 }
 
 /** True when `url` parses on its own. */

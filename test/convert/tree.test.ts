@@ -1,8 +1,10 @@
 import { DomUtils, parseDocument as referenceParse } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { ChunkedText } from "../../src/extract/chunked.js";
-import type { DomNode } from "../../src/extract/dom.js";
+import type { DomDocument, DomNode } from "../../src/extract/dom.js";
+import { parseDocument } from "../../src/extract/parse.js";
 import { buildTree } from "../../src/extract/tree.js";
+import { documentBaseUrl } from "../../src/extract/url.js";
 
 /** A tree as one line: elements with their attributes, texts and comments. */
 function shapeOf(nodes: ArrayLike<DomNode>): string {
@@ -128,5 +130,59 @@ describe("buildTree", () => {
     expect(shapeOf(limited.document.childNodes)).toBe('<p>"a"</p><p>"b"</p>');
     expect(limited.truncated).toBe(true);
     expect(buildTree("<p>a</p>", { maxDepth: 10, maxNodes: 2 }).truncated).toBe(false);
+  });
+});
+
+describe("the document's base URL", () => {
+  /** The first `<base href>` as a walk of the whole tree finds it (the document's record hidden). */
+  const walked = (document: DomDocument, page: string) =>
+    documentBaseUrl(
+      {
+        documentElement: document.documentElement,
+        childNodes: document.childNodes,
+        createElement: (name) => document.createElement(name),
+        appendChild: (node) => document.appendChild(node),
+      },
+      page,
+    );
+  const page = "https://example.com/a/b";
+
+  it.each([
+    ["no base", "<p>text</p>", page],
+    [
+      "a base in the head",
+      '<head><base href="/docs/"></head><p>x</p>',
+      "https://example.com/docs/",
+    ],
+    ["a base in the body", '<p>x</p><base href="https://cdn.example/">', "https://cdn.example/"],
+    [
+      "a base without href, then one with",
+      '<base target="_top"><base href="/x/">',
+      "https://example.com/x/",
+    ],
+    ["a base inside a heading", '<h1>T<base href="/h/"></h1>', "https://example.com/h/"],
+    [
+      "two, which normalizing the structure reorders",
+      '<base href="/first/"><p>x</p><head><base href="/second/"></head>',
+      "https://example.com/second/",
+    ],
+  ])("finds it as a walk does: %s", (_name, html, expected) => {
+    const { document } = buildTree(html);
+    const normalized = parseDocument(html);
+    expect(documentBaseUrl(normalized, page)).toBe(expected);
+    expect(documentBaseUrl(normalized, page)).toBe(walked(normalized, page));
+    expect(documentBaseUrl(document, page)).toBe(walked(document, page));
+  });
+
+  it("ignores a base that was removed, and sees one made and added after parsing", () => {
+    const document = parseDocument('<head><base href="/gone/"></head><p>x</p>');
+    const base = (document.baseElements ?? [])[0]!;
+    base.remove();
+    expect(documentBaseUrl(document, page)).toBe(page);
+    const added = document.createElement("base");
+    added.setAttribute("href", "/added/");
+    document.documentElement!.firstElementChild!.appendChild(added);
+    expect(documentBaseUrl(document, page)).toBe("https://example.com/added/");
+    expect(walked(document, page)).toBe("https://example.com/added/");
   });
 });
