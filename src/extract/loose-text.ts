@@ -59,7 +59,7 @@ export function wrapLooseText(body: DomElement, document: DomDocument): Set<DomE
       if (isElement(child) && isBlock(child, shape)) flush(child);
       else {
         run.push(child);
-        words ||= isElement(child) ? shape.worded.has(child) : hasWords(child);
+        words ||= isElement(child) ? hasWordsBelow(child) : hasWords(child);
       }
       child = next;
     }
@@ -70,16 +70,18 @@ export function wrapLooseText(body: DomElement, document: DomDocument): Set<DomE
 
 /** What one walk learns of the tree: see `wrapLooseText`. */
 interface Shape {
-  /** Elements holding an element that is not phrasing content. */
+  /**
+   * Phrasing elements and containers holding an element that is not phrasing content: no other
+   * element is asked (every other element is a block itself), and a table's thousands of rows
+   * and cells need no entry.
+   */
   blocky: Set<DomElement>;
-  /** Elements holding text with words. */
-  worded: Set<DomElement>;
   /** Containers with a block child and a text child with words, outermost first. */
   containers: DomElement[];
 }
 
 function measureShape(body: DomElement): Shape {
-  const shape: Shape = { blocky: new Set(), worded: new Set(), containers: [] };
+  const shape: Shape = { blocky: new Set(), containers: [] };
   const candidates: DomElement[] = [];
   let left = 0; // open LEAVE_TAGS elements
   const visit = (el: DomElement): void => {
@@ -89,10 +91,7 @@ function measureShape(body: DomElement): Shape {
   walk(
     body,
     (node) => {
-      if (!isElement(node)) {
-        if (hasWords(node) && isElement(node.parentNode)) shape.worded.add(node.parentNode);
-        return false;
-      }
+      if (!isElement(node)) return false;
       visit(node);
       if (LEAVE_TAGS.has(tagOf(node))) left++;
       return true;
@@ -100,9 +99,9 @@ function measureShape(body: DomElement): Shape {
     (el) => {
       if (LEAVE_TAGS.has(tagOf(el))) left--;
       const parent = el.parentNode;
-      if (!isElement(parent)) return;
-      if (isBlock(el, shape)) shape.blocky.add(parent);
-      if (shape.worded.has(el)) shape.worded.add(parent);
+      if (!isElement(parent) || !isBlock(el, shape)) return;
+      const tag = tagOf(parent);
+      if (PHRASING_TAGS.has(tag) || LOOSE_TEXT_CONTAINERS.has(tag)) shape.blocky.add(parent);
     },
   );
   for (const el of candidates) if (hasLooseText(el, shape)) shape.containers.push(el);
@@ -125,4 +124,21 @@ function hasLooseText(el: DomElement, shape: Shape): boolean {
 
 function hasWords(node: DomNode): boolean {
   return isText(node) && node.data.trim() !== "";
+}
+
+/**
+ * True when text with words lies below `el`. Asked only of the inline elements in a run beside
+ * blocks, which hold no container: each is read at most once.
+ */
+function hasWordsBelow(el: DomElement): boolean {
+  let found = false;
+  walk(el, (node) => {
+    if (found) return false;
+    if (!isElement(node)) {
+      found = hasWords(node);
+      return false;
+    }
+    return true;
+  });
+  return found;
 }

@@ -38,6 +38,13 @@ describe("wrapLooseText", () => {
     expect(children(body)).toEqual(["center", "p", "details", "a", "p", "hr"]);
   });
 
+  it("wraps a run of inline elements only when words lie somewhere inside it", () => {
+    const { body } = wrapped(
+      "<body><div>Lead<h2>T</h2><span><img src=/i.png> </span><p>P</p><span><b><i>deep</i></b></span><hr></div></body>",
+    );
+    expect(children(body.firstElementChild!)).toEqual(["p", "h2", "span", "p", "p", "hr"]);
+  });
+
   it("leaves text alone where there is no block beside it, and in code and paragraphs", () => {
     expect(wrapped("<body><div>Only <b>inline</b> text</div></body>").count).toBe(0);
     expect(
