@@ -391,9 +391,8 @@ interface ListMeasure {
 }
 
 /** An open list or link while measuring: the text read in it so far, and the links counted. */
-interface MeasureFrame {
+interface MeasureFrame extends TextRun {
   link: boolean;
-  text: TextRun;
   links: number;
   linkChars: number;
 }
@@ -412,22 +411,31 @@ function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
     (node) => {
       if (isText(node)) {
         const top = frames[frames.length - 1];
-        if (top) top.text = joinRuns(top.text, textRun(node.data));
+        if (top) appendText(top, node.data);
         return false;
       }
       if (!isElement(node)) return false;
       const tag = tagOf(node);
-      if (tracked(tag)) frames.push({ link: tag === "a", text: EMPTY_RUN, links: 0, linkChars: 0 });
+      if (tracked(tag)) {
+        frames.push({
+          link: tag === "a",
+          length: 0,
+          startsWithSpace: false,
+          endsWithSpace: false,
+          links: 0,
+          linkChars: 0,
+        });
+      }
       return true;
     },
     (el) => {
       if (!tracked(tagOf(el))) return;
       const frame = frames.pop()!;
-      const chars = runLength(frame.text);
+      const chars = runLength(frame);
       if (!frame.link) measures.set(el, { links: frame.links, linkChars: frame.linkChars, chars });
       const parent = frames[frames.length - 1];
       if (!parent) return;
-      parent.text = joinRuns(parent.text, frame.text);
+      appendRun(parent, frame.length, frame.startsWithSpace, frame.endsWithSpace);
       // A link counts once for the lists around it, up to the nearest link around it, which
       // hides it; a list passes up what it counted unless a link is around it.
       if (parent.link) return;
@@ -449,11 +457,9 @@ interface TextRun {
   endsWithSpace: boolean;
 }
 
-const EMPTY_RUN: TextRun = { length: 0, startsWithSpace: false, endsWithSpace: false };
-
-/** The measure of one text node's data. */
-function textRun(data: string): TextRun {
-  if (data === "") return EMPTY_RUN;
+/** Adds one text node's data to `run`, as if its text followed the run's. */
+function appendText(run: TextRun, data: string): void {
+  if (data === "") return;
   let length = 0;
   let inRun = false;
   for (let i = 0; i < data.length; i++) {
@@ -461,22 +467,32 @@ function textRun(data: string): TextRun {
     if (!space || !inRun) length++;
     inRun = space;
   }
-  return {
+  appendRun(
+    run,
     length,
-    startsWithSpace: isSpaceCode(data.charCodeAt(0)),
-    endsWithSpace: isSpaceCode(data.charCodeAt(data.length - 1)),
-  };
+    isSpaceCode(data.charCodeAt(0)),
+    isSpaceCode(data.charCodeAt(data.length - 1)),
+  );
 }
 
-/** The measure of `a` followed by `b`. */
-function joinRuns(a: TextRun, b: TextRun): TextRun {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  return {
-    length: a.length + b.length - (a.endsWithSpace && b.startsWithSpace ? 1 : 0),
-    startsWithSpace: a.startsWithSpace,
-    endsWithSpace: b.endsWithSpace,
-  };
+/**
+ * Extends `run` by a run measured `length`, starting and ending as given. Changed in place:
+ * a table's every cell would otherwise leave an object behind.
+ */
+function appendRun(
+  run: TextRun,
+  length: number,
+  startsWithSpace: boolean,
+  endsWithSpace: boolean,
+): void {
+  if (length === 0) return;
+  if (run.length === 0) {
+    run.length = length;
+    run.startsWithSpace = startsWithSpace;
+  } else {
+    run.length += length - (run.endsWithSpace && startsWithSpace ? 1 : 0);
+  }
+  run.endsWithSpace = endsWithSpace;
 }
 
 /** textOf()'s length: the collapsed text trimmed (all whitespace trims to nothing). */
