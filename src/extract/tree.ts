@@ -178,7 +178,8 @@ class TreeElement extends TreeParent implements DomElement {
     return hasUpperAscii(name) ? (this.#read(name.toLowerCase()) ?? null) : null;
   }
   hasAttribute(name: string): boolean {
-    return this.#read(name.toLowerCase()) !== undefined;
+    if (this.#attributes === NO_ATTRIBUTES && this.#changed === undefined) return false;
+    return this.#read(hasUpperAscii(name) ? name.toLowerCase() : name) !== undefined;
   }
   setAttribute(name: string, value: string): void {
     this.#change().set(name.toLowerCase(), String(value));

@@ -70,10 +70,15 @@ describe("parsed elements", () => {
     plain.setAttribute("Class", "added");
     expect(plain.getAttribute("class")).toBe("added");
     expect(plain.getAttribute("CLASS")).toBe("added");
+    expect(plain.hasAttribute("CLASS")).toBe(true);
     plain.removeAttribute("class");
     expect(plain.getAttribute("class")).toBeNull();
+    expect(plain.hasAttribute("class")).toBe(false);
     expect(named.getAttribute("id")).toBe("y");
     expect(named.getAttribute("Id")).toBe("y");
+    expect(named.hasAttribute("id")).toBe(true);
+    expect(named.hasAttribute("Id")).toBe(true);
+    expect(named.hasAttribute("title")).toBe(false);
     expect(named.getAttribute("title")).toBeNull();
   });
 });
