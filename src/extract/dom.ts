@@ -176,6 +176,14 @@ export function hasDescendant(root: DomNode, test: (el: DomElement) => boolean):
   return found;
 }
 
+/** True when `inner` is `outer` or below it (a removed subtree no longer reaches it). */
+export function contains(outer: DomNode, inner: DomNode): boolean {
+  for (let node: DomNode | null = inner; node !== null; node = node.parentNode) {
+    if (node === outer) return true;
+  }
+  return false;
+}
+
 /**
  * The first `max` characters of the text under `root` (as written, whitespace kept), read in
  * document order; stops there, or after `maxNodes` nodes, however large the rest of the subtree

@@ -3,7 +3,7 @@
  * http(s) URLs only, each once, in page order, capped. A link says whether it points to the
  * page's own host and whether it sits inside the main content.
  */
-import { attr, type DomElement, type DomNode, tagOf, textOf, walkElements } from "./dom.js";
+import { attr, contains, type DomElement, tagOf, textOf, walkElements } from "./dom.js";
 import { isHttpUrl, resolveUrl } from "./url.js";
 
 /** Links listed at most per page. */
@@ -76,7 +76,7 @@ export function listLinks(
   const host = hostOf(pageUrl);
   const byUrl = new Map<string, PageLink>();
   for (const { element, url, text } of candidates.anchors) {
-    const inMain = mainRoots.some((root) => isBelow(element, root));
+    const inMain = mainRoots.some((root) => contains(root, element));
     const known = byUrl.get(url);
     if (known) {
       known.inMain ||= inMain;
@@ -113,12 +113,4 @@ function hostOf(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether `node` is still below `root` (a removed subtree no longer reaches it). */
-function isBelow(node: DomNode, root: DomNode): boolean {
-  for (let up: DomNode | null = node; up !== null; up = up.parentNode) {
-    if (up === root) return true;
-  }
-  return false;
 }

@@ -11,7 +11,15 @@
  * A later extractor will replace the scoring; the guard and the interface stay.
  */
 
-import { type DomDocument, type DomElement, type DomNode, isElement, tagOf, walk } from "./dom.js";
+import {
+  contains,
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  isElement,
+  tagOf,
+  walk,
+} from "./dom.js";
 import { wrapLooseText } from "./loose-text.js";
 import { bestBlock, promoteToRepeatedParent } from "./scoring.js";
 import { measureText, type StatsMap, type TextStats } from "./stats.js";
@@ -197,14 +205,6 @@ function declaredRoots(body: DomElement, stats: StatsMap): DomElement[] {
 
 /** Share of <main>'s text an article must hold to be taken instead of it. */
 const ARTICLE_IN_MAIN_SHARE = 0.5;
-
-/** True when `inner` is `outer` or below it. */
-function contains(outer: DomElement, inner: DomElement): boolean {
-  for (let node: DomNode | null = inner; node !== null; node = node.parentNode) {
-    if (node === outer) return true;
-  }
-  return false;
-}
 
 /** True when `scope` has no `<h1>` outside `el`. */
 function holdsTitleOf(el: DomElement, scope: DomElement): boolean {

@@ -3,7 +3,7 @@
  * `<base href>`), and the schemes that must never reach an agent as a link.
  */
 
-import { attr, type DomDocument, type DomElement, tagOf, walkElements } from "./dom.js";
+import { attr, contains, type DomDocument, type DomElement, tagOf, walkElements } from "./dom.js";
 
 /** Schemes that run code or embed payloads; such links keep their text but lose the URL. */
 const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data|file|blob):/i;
@@ -50,7 +50,9 @@ export function documentBaseUrl(document: DomDocument, pageUrl?: string): string
   if (root && made !== undefined && made.length <= 1) {
     // None or one was ever made: no walk needed to find the first in the tree.
     const only = made[0];
-    if (only?.hasAttribute("href") && isBelow(only, root)) baseHref = attr(only, "href");
+    if (only?.hasAttribute("href") && only !== root && contains(root, only)) {
+      baseHref = attr(only, "href");
+    }
   } else if (root) {
     walkElements(root, (el: DomElement) => {
       if (baseHref === undefined && tagOf(el) === "base" && el.hasAttribute("href")) {
@@ -64,14 +66,6 @@ export function documentBaseUrl(document: DomDocument, pageUrl?: string): string
     if (resolved !== undefined && isAbsolute(resolved)) return resolved;
   }
   return page;
-}
-
-/** True when `el` is a descendant of `root`. */
-function isBelow(el: DomElement, root: DomElement): boolean {
-  for (let node = el.parentNode; node !== null; node = node.parentNode) {
-    if (node === root) return true;
-  }
-  return false;
 }
 
 /** True when `url` parses on its own. */
