@@ -11,7 +11,12 @@
  * out.block("# Title"); out.inline("text"); out.toString(); // "# Title\n\ntext"
  */
 export class Out {
-  private readonly parts: string[] = [];
+  /**
+   * The text so far, joined as it comes: V8 joins two strings by reference and copies them
+   * once, when the whole is first read, where a list of parts joined at the end costs a list per
+   * frame and a copy of each frame's text at every level it is nested in.
+   */
+  private text = "";
   /** Newlines owed before the next content (0–2). */
   private owed = 0;
   /** The owed single newline is a `<br>`. */
@@ -26,11 +31,11 @@ export class Out {
   inline(text: string): void {
     if (text === "") return;
     if (this.owed > 0 && !this.empty) {
-      this.parts.push(this.owed === 1 && this.hard ? this.hardBreak : "\n".repeat(this.owed));
+      this.text += this.owed === 1 && this.hard ? this.hardBreak : this.owed === 1 ? "\n" : "\n\n";
     }
     this.owed = 0;
     this.hard = false;
-    this.parts.push(text);
+    this.text += text;
     this.empty = false;
   }
 
@@ -74,6 +79,6 @@ export class Out {
   }
 
   toString(): string {
-    return this.parts.join("");
+    return this.text;
   }
 }

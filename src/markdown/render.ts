@@ -530,3 +530,15 @@ class Renderer {
 export function oneLine(content: string): string {
   return content.replace(WHITESPACE_RUN, (run) => (run.includes("\n") ? " " : run)).trim();
 }
+
+/** A line break that starts a line with text: every line after the first but the blank ones. */
+const TEXT_LINE_START = /\n(?=[^\n])/g;
+
+/**
+ * `text` with every line after the first indented by `width` spaces, blank lines left empty. One
+ * native pass: nested list items are indented once per level, so a split and join per level
+ * cost the depth times the text.
+ */
+export function indentAfterFirst(text: string, width: number): string {
+  return text.replace(TEXT_LINE_START, `\n${" ".repeat(width)}`);
+}

@@ -9,7 +9,7 @@ import type { DomElement } from "../extract/dom.js";
 import { longestRun } from "./code.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
 import { escapeMarkdown, markdownUrl } from "./escape.js";
-import { oneLine, render } from "./render.js";
+import { indentAfterFirst, oneLine, render } from "./render.js";
 import { type TableModel, tableGrid } from "./table.js";
 
 /** Emphasis delimiters. */
@@ -100,13 +100,4 @@ function gfmTable(table: TableModel): string {
   if (!header) return "";
   const line = (cells: string[]): string => `| ${cells.join(" | ")} |`.replace(/ {2}\|/g, " |");
   return [line(header), line(header.map(() => "---")), ...body.map(line)].join("\n");
-}
-
-/** Indents every line after the first by `width` spaces (blank lines stay empty). */
-function indentAfterFirst(text: string, width: number): string {
-  const pad = " ".repeat(width);
-  return text
-    .split("\n")
-    .map((line, i) => (i === 0 || line === "" ? line : `${pad}${line}`))
-    .join("\n");
 }

@@ -6,11 +6,11 @@
 
 import type { DomElement } from "../extract/dom.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
-import { oneLine, render } from "./render.js";
+import { indentAfterFirst, oneLine, render } from "./render.js";
 import { tableGrid } from "./table.js";
 
-/** Indent of the lines of a list item after its first (nested lists step in by this). */
-const ITEM_INDENT = "  ";
+/** Spaces before the lines of a list item after its first (nested lists step in by this). */
+const ITEM_INDENT = 2;
 
 /** The plain-text "syntax" for render(). */
 export const textDialect: Dialect = {
@@ -24,11 +24,7 @@ export const textDialect: Dialect = {
   image: () => "",
   codeBlock: (code) => code,
   blockquote: (content) => content,
-  listItem: (content) =>
-    content
-      .split("\n")
-      .map((line, i) => (i === 0 || line === "" ? line : `${ITEM_INDENT}${line}`))
-      .join("\n"),
+  listItem: (content) => indentAfterFirst(content, ITEM_INDENT),
   term: (content) => content,
   definition: (content) => content,
   table: (table) =>
