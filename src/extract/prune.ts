@@ -261,15 +261,22 @@ function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): 
     if ((stats.get(node)?.chars ?? 0) > longest) return true;
     const text = textOf(node);
     if (text.length > longest) return true;
-    const matches = rules.some((rule) => text.length <= rule.maxChars && rule.pattern.test(text));
     // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
-    if (matches && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
+    if (matchesRule(rules, text) && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
       doomed.push(node);
       return false;
     }
     return true;
   });
   for (const el of doomed) el.remove();
+}
+
+/** True when one of `rules` takes `text`: a loop, not a callback made for every element. */
+function matchesRule(rules: readonly ShortBlockRule[], text: string): boolean {
+  for (const rule of rules) {
+    if (text.length <= rule.maxChars && rule.pattern.test(text)) return true;
+  }
+  return false;
 }
 
 /**
