@@ -8,7 +8,7 @@ import type { TableModel } from "./table.js";
 
 /** The syntax of an output form; the renderer supplies content already rendered. */
 export interface Dialect {
-  /** Escapes collapsed text for the form. */
+  /** Escapes collapsed text for the form; `context` is read during the call only. */
   escape(text: string, context: EscapeContext): string;
   /** What a `<br>` becomes inside a paragraph. */
   readonly hardBreak: string;

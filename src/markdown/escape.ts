@@ -35,6 +35,11 @@ const BRACKET = /[[\]]/g;
 /** Letters and digits, the inside of a word. */
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
+/** Characters that some escape below acts on anywhere in the text. */
+const MAY_ESCAPE = /[\\`*_~<&[\]]/;
+/** First characters of the line starts below. */
+const MAY_START_BLOCK = /^[#+>=~\d-]/;
+
 /** Line starts that would become a heading, list item, quote, rule or fence. */
 const LINE_START_RULES: ReadonlyArray<[RegExp, string]> = [
   [/^(#{1,6})(?=\s|$)/, "\\$1"], // ATX heading
@@ -53,6 +58,8 @@ const LINE_START_RULES: ReadonlyArray<[RegExp, string]> = [
  * // "\\# not a heading, \\*not\\* emphasis, snake_case"
  */
 export function escapeMarkdown(text: string, context: EscapeContext): string {
+  // Most text holds nothing to escape: one scan says so.
+  if (!MAY_ESCAPE.test(text) && !(context.lineStart && MAY_START_BLOCK.test(text))) return text;
   let out = text;
   if (out.includes("\\")) out = out.replace(BACKSLASH, "\\\\");
   if (out.includes("`")) out = out.replace(BACKTICK, "\\`");

@@ -123,6 +123,8 @@ class Renderer {
   private linkDepth = 0;
   private prefixDepth = 0;
   private readonly emphasisDepth: Record<EmphasisKind, number> = { strong: 0, em: 0, del: 0 };
+  /** Where the text being escaped lands: one object, set for each text (escape keeps none). */
+  private readonly escapeContext: EscapeContext = { lineStart: false, inLink: false };
 
   constructor(
     private readonly dialect: Dialect,
@@ -462,10 +464,9 @@ class Renderer {
     const core = text.trim();
     if (this.caseSeam && startsWordAtCase(this.lastTextChar, core)) this.pendingSpace = true;
     const frame = this.placeSpace();
-    const context: EscapeContext = {
-      lineStart: LINE_FRAMES.has(frame.kind) && frame.out.atLineStart(),
-      inLink: this.linkDepth > 0,
-    };
+    const context = this.escapeContext;
+    context.lineStart = LINE_FRAMES.has(frame.kind) && frame.out.atLineStart();
+    context.inLink = this.linkDepth > 0;
     frame.out.inline(this.dialect.escape(core, context));
     this.lastTextChar = core[core.length - 1]!;
     if (text.endsWith(" ")) this.pendingSpace = true;
@@ -528,6 +529,7 @@ class Renderer {
  * `\s*\n\s*` retries from every space of a long run without a newline, in quadratic time.
  */
 export function oneLine(content: string): string {
+  if (!content.includes("\n")) return content.trim(); // no line to join: only the ends go
   return content.replace(WHITESPACE_RUN, (run) => (run.includes("\n") ? " " : run)).trim();
 }
 

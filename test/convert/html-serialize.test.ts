@@ -228,6 +228,11 @@ describe("text and whitespace", () => {
     );
     expect(md("<p>a_b_c _d_ 2 * 3 *e*</p>")).toBe("a_b_c \\_d\\_ 2 * 3 \\*e\\*");
     expect(md("<p>C# 3.0 - fine</p>")).toBe("C# 3.0 - fine");
+    // Line starts with nothing else to escape, in paragraphs and in table cells.
+    expect(md("<p>===</p><p>--</p><p>9) x</p>")).toBe("\\===\n\n\\--\n\n9\\) x");
+    expect(md("<table><tr><th>#</th><th>n</th></tr><tr><td>- 1</td><td>2.</td></tr></table>")).toBe(
+      "| \\# | n |\n| --- | --- |\n| \\- 1 | 2\\. |",
+    );
   });
 
   it("turns <br> into a line break and runs of them into one blank line", () => {
