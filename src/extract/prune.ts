@@ -90,8 +90,7 @@ const TOC_LINK_SHARE = 0.5;
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeEchoes(root);
-  removeButtonLinks(root);
-  if (pageType !== "documentation") removeCaptions(root);
+  removeButtonsAndCaptions(root, pageType !== "documentation");
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
@@ -139,26 +138,52 @@ function removeEchoes(root: DomElement): void {
 const MIN_ECHO_CHARS = 3;
 
 /**
- * Removes figure captions: on articles, shops and forums they are photo credits and picture
- * descriptions ("Credit: Apple", "Courtesy the gallery"), not the text; documentation keeps
- * them, where "Figure 3: …" explains a diagram. Only captions of images go (a quote's caption
- * names its source); the image itself stays, with its alt text.
+ * Removes call-to-action links (buttons), then, when `captions` is set, figure captions: on
+ * articles, shops and forums they are photo credits and picture descriptions ("Credit: Apple",
+ * "Courtesy the gallery"), not the text; documentation keeps them, where "Figure 3: …" explains
+ * a diagram. Only captions of images go (a quote's caption names its source); the image itself
+ * stays, with its alt text. One walk finds both, and removes what taking the buttons first and
+ * looking for captions in what is left would: a link is a button only outside another link, a
+ * caption only outside a figcaption, and whether a figure holds media is asked once the buttons
+ * are gone (a button may hold its only image), before any caption goes.
  */
-function removeCaptions(root: DomElement): void {
-  const doomed: DomElement[] = [];
-  walk(root, (node) => {
-    if (!isElement(node)) return false;
-    // Captions and credits outside a <figure>, named so by their class.
-    if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
-      doomed.push(node);
-      return false;
-    }
-    if (tagOf(node) !== "figcaption") return true;
-    // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
-    const figure = node.parentNode;
-    if (isElement(figure) && holdsMedia(figure)) doomed.push(node);
-    return false;
-  });
+function removeButtonsAndCaptions(root: DomElement, captions: boolean): void {
+  const buttons: DomElement[] = [];
+  const named: DomElement[] = [];
+  const figcaptions: DomElement[] = [];
+  let openLinks = 0;
+  let openFigcaptions = 0;
+  walk(
+    root,
+    (node) => {
+      if (!isElement(node)) return false;
+      const tag = tagOf(node);
+      if (tag === "a" && openLinks === 0 && isButtonLink(node)) {
+        buttons.push(node);
+        return false;
+      }
+      if (captions && openFigcaptions === 0) {
+        // Captions and credits outside a <figure>, named so by their class.
+        if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
+          named.push(node);
+          return false;
+        }
+        if (tag === "figcaption") figcaptions.push(node);
+      }
+      if (tag === "a") openLinks++;
+      else if (tag === "figcaption") openFigcaptions++;
+      return true;
+    },
+    (el) => {
+      const tag = tagOf(el);
+      if (tag === "a") openLinks--;
+      else if (tag === "figcaption") openFigcaptions--;
+    },
+  );
+  for (const el of buttons) el.remove();
+  // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
+  const doomed = figcaptions.filter((el) => isElement(el.parentNode) && holdsMedia(el.parentNode));
+  for (const el of named) el.remove();
   for (const el of doomed) el.remove();
 }
 
@@ -196,17 +221,11 @@ function headingText(el: DomElement): string {
     .trim();
 }
 
-function removeButtonLinks(root: DomElement): void {
-  const doomed: DomElement[] = [];
-  walk(root, (node) => {
-    if (!isElement(node)) return false;
-    if (tagOf(node) !== "a") return true;
-    const looksLikeButton =
-      BUTTON_CLASS.test(attr(node, "class")) || attr(node, "role").toLowerCase() === "button";
-    if (looksLikeButton && textLength(node) <= MAX_BUTTON_CHARS) doomed.push(node);
-    return false;
-  });
-  for (const el of doomed) el.remove();
+/** True for a link styled as a button or named as an action, with little text. */
+function isButtonLink(link: DomElement): boolean {
+  const looksLikeButton =
+    BUTTON_CLASS.test(attr(link, "class")) || attr(link, "role").toLowerCase() === "button";
+  return looksLikeButton && textLength(link) <= MAX_BUTTON_CHARS;
 }
 
 /** Store furniture on product pages: cart, stock, shipping and returns notices. */

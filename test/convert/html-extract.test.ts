@@ -377,6 +377,22 @@ describe("extract: main", () => {
     expect(content).toContain("A tent at dawn");
   });
 
+  it("looks for captions in what is left once the buttons are gone", () => {
+    const html = `<body><article><h1>Trail gear</h1>${prose("Gear", 3)}
+      <figure><a class="btn" href="/buy"><img src="/b.jpg" alt="Buy"></a><figcaption>Stove kit, two burners</figcaption></figure>
+      <figure><blockquote><p>Pack less.</p></blockquote><figcaption>As <span class="photo-credit">Emma Gatewood</span> said <a class="btn" href="/more">Her story</a></figcaption></figure>
+      <figure><div class="image-credit"><img src="/c.jpg" alt="Cairn"></div><figcaption>Credit: Rock Shooter</figcaption></figure>
+      ${prose("More", 2)}</article></body>`;
+    const { content } = convertHtml(html);
+    // The figure's only image was in a button: its caption is text.
+    expect(content).toContain("Stove kit, two burners");
+    // A quote's caption stays whole but for its button, credit-named parts too.
+    expect(content).toContain("Emma Gatewood");
+    expect(content).not.toContain("Her story");
+    // The image in a credit still makes the figure's caption a photo's.
+    expect(content).not.toContain("Rock Shooter");
+  });
+
   it("keeps what class names call chrome when trusting them would leave next to nothing", () => {
     const cards = Array.from(
       { length: 8 },
