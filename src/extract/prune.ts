@@ -89,8 +89,7 @@ const TOC_LINK_SHARE = 0.5;
  * pruneContent(root);
  */
 export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
-  removeEchoes(root);
-  removeButtonsAndCaptions(root, pageType !== "documentation");
+  removeEchoesButtonsAndCaptions(root, pageType !== "documentation");
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
@@ -109,46 +108,23 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
 }
 
 /**
- * Removes text said twice in a row for screen readers: eBay's `EUR 20.99<span class="clipped">EUR
- * 20.99</span>`, a visually hidden copy of the phrase just before it.
+ * Removes, in this order, as if each went before the next was looked for:
+ * - echoes: text said twice in a row for screen readers (eBay's `EUR 20.99<span
+ *   class="clipped">EUR 20.99</span>`, a visually hidden copy of the phrase just before it);
+ * - call-to-action links (buttons);
+ * - when `captions` is set, figure captions: on articles, shops and forums they are photo
+ *   credits and picture descriptions ("Credit: Apple", "Courtesy the gallery"), not the text;
+ *   documentation keeps them, where "Figure 3: …" explains a diagram. Only captions of images
+ *   go (a quote's caption names its source); the image itself stays, with its alt text.
+ *
+ * One walk finds all three. An echo is judged on the tree as it came; a link is a button only
+ * outside another link, and by its text once the echoes in it are gone; a caption is one only
+ * outside a figcaption, and whether its figure holds media is asked once the buttons are gone
+ * (a button may hold its only image) and before any caption goes.
  */
-function removeEchoes(root: DomElement): void {
-  const doomed: DomElement[] = [];
-  walk(root, (node) => {
-    if (!isElement(node)) return false;
-    if (!INLINE_TAGS.has(tagOf(node))) return true;
-    let before = node.previousSibling;
-    while (before !== null && !isElement(before) && (before.textContent ?? "").trim() === "") {
-      before = before.previousSibling;
-    }
-    // Leaves only: a copy is plain text, and each subtree is read once (deep nests stay linear).
-    if (before !== null && node.firstElementChild === null) {
-      const text = textOf(node);
-      if (text.length >= MIN_ECHO_CHARS && textOf(before) === text) {
-        doomed.push(node);
-        return false;
-      }
-    }
-    return true;
-  });
-  for (const el of doomed) el.remove();
-}
-
-/** Shorter repeats can be meant ("no, no"). */
-const MIN_ECHO_CHARS = 3;
-
-/**
- * Removes call-to-action links (buttons), then, when `captions` is set, figure captions: on
- * articles, shops and forums they are photo credits and picture descriptions ("Credit: Apple",
- * "Courtesy the gallery"), not the text; documentation keeps them, where "Figure 3: …" explains
- * a diagram. Only captions of images go (a quote's caption names its source); the image itself
- * stays, with its alt text. One walk finds both, and removes what taking the buttons first and
- * looking for captions in what is left would: a link is a button only outside another link, a
- * caption only outside a figcaption, and whether a figure holds media is asked once the buttons
- * are gone (a button may hold its only image), before any caption goes.
- */
-function removeButtonsAndCaptions(root: DomElement, captions: boolean): void {
-  const buttons: DomElement[] = [];
+function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): void {
+  const echoes: DomElement[] = [];
+  const links: DomElement[] = [];
   const named: DomElement[] = [];
   const figcaptions: DomElement[] = [];
   let openLinks = 0;
@@ -158,10 +134,13 @@ function removeButtonsAndCaptions(root: DomElement, captions: boolean): void {
     (node) => {
       if (!isElement(node)) return false;
       const tag = tagOf(node);
-      if (tag === "a" && openLinks === 0 && isButtonLink(node)) {
-        buttons.push(node);
+      if (isEcho(node, tag)) {
+        echoes.push(node);
         return false;
       }
+      // Whether a button-like link is short enough is known once its echoes are gone; what is
+      // found inside one that goes goes with it.
+      if (tag === "a" && openLinks === 0 && looksLikeButton(node)) links.push(node);
       if (captions && openFigcaptions === 0) {
         // Captions and credits outside a <figure>, named so by their class.
         if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
@@ -180,12 +159,32 @@ function removeButtonsAndCaptions(root: DomElement, captions: boolean): void {
       else if (tag === "figcaption") openFigcaptions--;
     },
   );
-  for (const el of buttons) el.remove();
+  for (const el of echoes) el.remove();
+  for (const el of links) if (textLength(el) <= MAX_BUTTON_CHARS) el.remove();
   // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
   const doomed = figcaptions.filter((el) => isElement(el.parentNode) && holdsMedia(el.parentNode));
   for (const el of named) el.remove();
   for (const el of doomed) el.remove();
 }
+
+/**
+ * True when `el`, a phrasing element and a leaf, repeats the text of the element or text just
+ * before it. Leaves only: a copy is plain text, and each subtree is read once (deep nests stay
+ * linear).
+ */
+function isEcho(el: DomElement, tag: string): boolean {
+  if (!INLINE_TAGS.has(tag)) return false;
+  let before = el.previousSibling;
+  while (before !== null && !isElement(before) && (before.textContent ?? "").trim() === "") {
+    before = before.previousSibling;
+  }
+  if (before === null || el.firstElementChild !== null) return false;
+  const text = textOf(el);
+  return text.length >= MIN_ECHO_CHARS && textOf(before) === text;
+}
+
+/** Shorter repeats can be meant ("no, no"). */
+const MIN_ECHO_CHARS = 3;
 
 /** Class words of a photo's caption or credit. */
 const PHOTO_CAPTION_NAMES =
@@ -221,11 +220,9 @@ function headingText(el: DomElement): string {
     .trim();
 }
 
-/** True for a link styled as a button or named as an action, with little text. */
-function isButtonLink(link: DomElement): boolean {
-  const looksLikeButton =
-    BUTTON_CLASS.test(attr(link, "class")) || attr(link, "role").toLowerCase() === "button";
-  return looksLikeButton && textLength(link) <= MAX_BUTTON_CHARS;
+/** True for a link styled as a button or named as an action. */
+function looksLikeButton(link: DomElement): boolean {
+  return BUTTON_CLASS.test(attr(link, "class")) || attr(link, "role").toLowerCase() === "button";
 }
 
 /** Store furniture on product pages: cart, stock, shipping and returns notices. */

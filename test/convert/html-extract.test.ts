@@ -377,6 +377,14 @@ describe("extract: main", () => {
     expect(content).toContain("A tent at dawn");
   });
 
+  it("judges a button link by its text once the screen-reader echo in it is gone", () => {
+    const label = "Download the complete trail guide";
+    const html = `<body><article><h1>Trail gear</h1>${prose("Gear", 3)}
+      <div><a class="btn" href="/guide">${label} <span>${label}</span></a></div>
+      ${prose("More", 2)}</article></body>`;
+    expect(convertHtml(html).content).not.toContain(label);
+  });
+
   it("looks for captions in what is left once the buttons are gone", () => {
     const html = `<body><article><h1>Trail gear</h1>${prose("Gear", 3)}
       <figure><a class="btn" href="/buy"><img src="/b.jpg" alt="Buy"></a><figcaption>Stove kit, two burners</figcaption></figure>
