@@ -16,6 +16,7 @@ import {
   TEXT_NODE,
 } from "./dom.js";
 import {
+  canonicalTagName,
   FOREIGN_ROOTS,
   HTML_INTEGRATION_ELEMENTS,
   OPEN_IMPLIES_CLOSE,
@@ -409,7 +410,7 @@ class TreeBuilder implements TokenizerCallbacks {
 
   onopentagname(start: number, end: number): void {
     if (this.#overLimit()) return;
-    this.#startTag(this.#slice(start, end).toLowerCase(), true);
+    this.#startTag(canonicalTagName(this.#slice(start, end).toLowerCase()), true);
   }
 
   /** A start tag's name: the elements it closes, and its place among the open ones. */
