@@ -43,50 +43,73 @@ abstract class TreeNode implements DomNode {
 }
 
 class TreeText extends TreeNode {
-  readonly nodeType: number;
-  readonly nodeName: string;
+  declare readonly nodeType: number;
+  declare readonly nodeName: string;
+  declare data: string;
   /** The data a text measurement last counted, and its counts (see stats.ts). */
-  measuredData: string | undefined = undefined;
-  measuredChars = 0;
-  measuredCommas = 0;
-  constructor(
-    public data: string,
-    type = TEXT_NODE,
-  ) {
+  declare measuredData: string | undefined;
+  declare measuredChars: number;
+  declare measuredCommas: number;
+  /** Made by newText only. */
+  private constructor() {
     super();
-    this.nodeType = type;
-    this.nodeName = type === COMMENT_NODE ? "#comment" : "#text";
   }
   get textContent(): string {
     return this.data;
   }
 }
 
+/**
+ * A new text (or comment) node. Text nodes and elements are made as object literals, not by
+ * `new`, so that V8 can learn from the literal's allocation site that nearly all of them outlive
+ * the young generation, and make them in the old one, in the order made, where the young
+ * generation's collector never copies them: a large page's tree was copied twice (a third of
+ * parsing it) and left out of document order, which slowed every later walk of it. V8 learns
+ * this while the code is new, so it pays in a fresh thread or process (the CLI, a new pool
+ * thread) and changes nothing in one that has converted many small pages first.
+ */
+function newText(data: string, type = TEXT_NODE): TreeText {
+  const text = {
+    __proto__: TreeText.prototype,
+    parentNode: null,
+    nextSibling: null,
+    previousSibling: null,
+    nodeType: type,
+    nodeName: type === COMMENT_NODE ? "#comment" : "#text",
+    data,
+    measuredData: undefined,
+    measuredChars: 0,
+    measuredCommas: 0,
+  };
+  return text as unknown as TreeText;
+}
+
 abstract class TreeParent extends TreeNode {
-  #first: TreeNode | null = null;
-  #last: TreeNode | null = null;
+  /** First and last child. */
+  protected head: TreeNode | null = null;
+  protected tail: TreeNode | null = null;
 
   override get firstChild(): TreeNode | null {
-    return this.#first;
+    return this.head;
   }
   get lastChild(): TreeNode | null {
-    return this.#last;
+    return this.tail;
   }
   get firstElementChild(): TreeElement | null {
-    let node = this.#first;
+    let node = this.head;
     while (node !== null && node.nodeType !== ELEMENT_NODE) node = node.nextSibling;
     return node as TreeElement | null;
   }
   get childNodes(): TreeNode[] {
     const out: TreeNode[] = [];
-    for (let node = this.#first; node !== null; node = node.nextSibling) out.push(node);
+    for (let node = this.head; node !== null; node = node.nextSibling) out.push(node);
     return out;
   }
 
   get textContent(): string {
     const parts: string[] = [];
     // Iterative: depth costs nothing.
-    let node: TreeNode | null = this.#first;
+    let node: TreeNode | null = this.head;
     while (node !== null) {
       if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
         parts.push((node as TreeText).data);
@@ -115,16 +138,16 @@ abstract class TreeParent extends TreeNode {
     const ref = reference as TreeNode | null;
     node.parentNode = this;
     if (ref === null) {
-      node.previousSibling = this.#last;
+      node.previousSibling = this.tail;
       node.nextSibling = null;
-      if (this.#last) this.#last.nextSibling = node;
-      else this.#first = node;
-      this.#last = node;
+      if (this.tail) this.tail.nextSibling = node;
+      else this.head = node;
+      this.tail = node;
     } else {
       node.nextSibling = ref;
       node.previousSibling = ref.previousSibling;
       if (ref.previousSibling) ref.previousSibling.nextSibling = node;
-      else this.#first = node;
+      else this.head = node;
       ref.previousSibling = node;
     }
     return child;
@@ -132,9 +155,9 @@ abstract class TreeParent extends TreeNode {
 
   unlink(node: TreeNode): void {
     if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
-    else this.#first = node.nextSibling;
+    else this.head = node.nextSibling;
     if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
-    else this.#last = node.previousSibling;
+    else this.tail = node.previousSibling;
     node.parentNode = null;
     node.nextSibling = null;
     node.previousSibling = null;
@@ -142,22 +165,21 @@ abstract class TreeParent extends TreeNode {
 }
 
 class TreeElement extends TreeParent implements DomElement {
-  readonly nodeType = ELEMENT_NODE;
-  readonly localName: string;
+  declare readonly nodeType: typeof ELEMENT_NODE;
+  declare readonly localName: string;
   /**
    * The parser's own attribute object, read in place: copying every element's attributes into
    * a Map cost an array and a Map per element, for attributes that are nearly always only read.
-   * The first change moves them into #changed, which is read from then on.
+   * The first change moves them into `changed`, which is read from then on.
    */
-  readonly #attributes: Readonly<Record<string, string>>;
-  #changed: Map<string, string> | undefined;
+  declare private readonly attributeRecord: Readonly<Record<string, string>>;
+  declare private changed: Map<string, string> | undefined;
   /** The stats of the latest text measurement that covered this element (see stats.ts). */
-  textStats: unknown = undefined;
+  declare textStats: unknown;
 
-  constructor(name: string, attributes?: Record<string, string>) {
+  /** Made by newElement only. */
+  private constructor() {
     super();
-    this.localName = name;
-    this.#attributes = attributes ?? NO_ATTRIBUTES;
   }
   get tagName(): string {
     return this.localName.toUpperCase();
@@ -172,38 +194,59 @@ class TreeElement extends TreeParent implements DomElement {
   }
   getAttribute(name: string): string | null {
     // Most elements have no attributes, and every pass asks each one for several.
-    if (this.#attributes === NO_ATTRIBUTES && this.#changed === undefined) return null;
+    if (this.attributeRecord === NO_ATTRIBUTES && this.changed === undefined) return null;
     // Names are stored lower-cased, and callers nearly always ask in lower case already.
-    const value = this.#read(name);
+    const value = this.read(name);
     if (value !== undefined) return value;
-    return hasUpperAscii(name) ? (this.#read(name.toLowerCase()) ?? null) : null;
+    return hasUpperAscii(name) ? (this.read(name.toLowerCase()) ?? null) : null;
   }
   hasAttribute(name: string): boolean {
-    if (this.#attributes === NO_ATTRIBUTES && this.#changed === undefined) return false;
-    return this.#read(hasUpperAscii(name) ? name.toLowerCase() : name) !== undefined;
+    if (this.attributeRecord === NO_ATTRIBUTES && this.changed === undefined) return false;
+    return this.read(hasUpperAscii(name) ? name.toLowerCase() : name) !== undefined;
   }
   setAttribute(name: string, value: string): void {
-    this.#change().set(name.toLowerCase(), String(value));
+    this.change().set(name.toLowerCase(), String(value));
   }
   removeAttribute(name: string): void {
-    this.#change().delete(name.toLowerCase());
+    this.change().delete(name.toLowerCase());
   }
   getAttributeNames(): string[] {
-    return this.#changed ? [...this.#changed.keys()] : Object.keys(this.#attributes);
+    return this.changed ? [...this.changed.keys()] : Object.keys(this.attributeRecord);
   }
-  #read(name: string): string | undefined {
-    if (this.#changed) return this.#changed.get(name);
+  private read(name: string): string | undefined {
+    if (this.changed) return this.changed.get(name);
     // Own properties only: the object's prototype is Object's.
-    return Object.hasOwn(this.#attributes, name) ? this.#attributes[name] : undefined;
+    return Object.hasOwn(this.attributeRecord, name) ? this.attributeRecord[name] : undefined;
   }
-  #change(): Map<string, string> {
-    this.#changed ??= new Map(Object.entries(this.#attributes));
-    return this.#changed;
+  private change(): Map<string, string> {
+    this.changed ??= new Map(Object.entries(this.attributeRecord));
+    return this.changed;
   }
 }
 
 /** The attributes of an element created without any. */
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A new element, made as a literal for the reason newText gives. */
+function newElement(
+  name: string,
+  attributes: Readonly<Record<string, string>> = NO_ATTRIBUTES,
+): TreeElement {
+  const element = {
+    __proto__: TreeElement.prototype,
+    parentNode: null,
+    nextSibling: null,
+    previousSibling: null,
+    head: null,
+    tail: null,
+    nodeType: ELEMENT_NODE,
+    localName: name,
+    attributeRecord: attributes,
+    changed: undefined,
+    textStats: undefined,
+  };
+  return element as unknown as TreeElement;
+}
 
 /** True when `record` has no keys, without listing them. */
 function isEmpty(record: Record<string, string>): boolean {
@@ -232,7 +275,7 @@ class TreeDocument extends TreeParent implements DomDocument {
     return this.firstElementChild;
   }
   createElement(tagName: string): TreeElement {
-    const element = new TreeElement(tagName.toLowerCase());
+    const element = newElement(tagName.toLowerCase());
     if (element.localName === "base") this.baseElements.push(element);
     return element;
   }
@@ -377,7 +420,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (last !== null && last.nodeType === type && type === TEXT_NODE) {
       (last as TreeText).data += data;
     } else {
-      this.#current.appendChild(new TreeText(data, type));
+      this.#current.appendChild(newText(data, type));
     }
   }
 
@@ -486,7 +529,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const name = this.#tagName;
     const attributes = this.#attributes!;
     this.#attributes = null;
-    const element = new TreeElement(name, isEmpty(attributes) ? undefined : attributes);
+    const element = newElement(name, isEmpty(attributes) ? undefined : attributes);
     if (name === "base") this.document.baseElements.push(element);
     this.#current.appendChild(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
@@ -498,7 +541,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (FOREIGN_ROOTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name)) this.#selfClosing.pop();
     if (VOID_ELEMENTS.has(name)) {
       // `</br>` is a line break; other void end tags are nothing.
-      if (name === "br") this.#current.appendChild(new TreeElement("br"));
+      if (name === "br") this.#current.appendChild(newElement("br"));
       return;
     }
     if ((this.#open.get(name) ?? 0) > 0) {
