@@ -59,7 +59,8 @@ export const markdownDialect: Dialect = {
   },
 
   listItem(content, marker) {
-    return indentAfterFirst(`${marker}${content}`, marker.length);
+    // The marker holds no line break: indenting the content alone copies it once less.
+    return `${marker}${indentAfterFirst(content, marker.length)}`;
   },
 
   term(content) {
@@ -67,7 +68,7 @@ export const markdownDialect: Dialect = {
   },
 
   definition(content) {
-    return indentAfterFirst(`: ${content}`, 2);
+    return `: ${indentAfterFirst(content, 2)}`;
   },
 
   table(table) {
