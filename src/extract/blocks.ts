@@ -186,6 +186,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
   }
   for (const [parent, sum] of parentMeans) parentMeans.set(parent, sum / parentBlocks.get(parent)!);
   const namesCache = new Map<DomElement, string[]>();
+  const ancestries = new Map<DomNode | null, Ancestry>();
   const listShare = found.filter((b) => tagOf(b.el) === "li").length / found.length;
 
   const blocks: Block[] = [];
@@ -208,7 +209,7 @@ export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
     const next = found[i + 1];
     const tag = tagOf(el);
     const words = wordStats(b.text);
-    const context = ancestry(el, root);
+    const context = ancestry(el, root, ancestries);
     const prose = isProse(b, stats);
     const level = headingLevel(el);
 
@@ -396,7 +397,8 @@ function findBlocks(root: DomElement, stats: StatsMap): Found[] | undefined {
       const chars = stats.get(el)?.chars ?? 0;
       const holdsText = chars > 0;
       if (holdsText && blockBelow.length > 0) blockBelow[blockBelow.length - 1] = true;
-      if (!holdsText || below || UNSCORED_TAGS.has(tag) || inUnscored(el, root)) return;
+      // Only the root can be a table or code block here: the walk does not enter one below it.
+      if (!holdsText || below || UNSCORED_TAGS.has(tag)) return;
       if (found.length >= MAX_BLOCKS) {
         over = true;
         return;
@@ -421,14 +423,6 @@ const EMPHASIS_TAGS = new Set(["strong", "b", "em", "i"]);
 /** Tag and class of a block, which its siblings alike share. */
 function signatureOf(el: DomElement): string {
   return `${tagOf(el)}.${el.getAttribute("class") ?? ""}`;
-}
-
-/** True when `el` is inside a table or code block below `root`. */
-function inUnscored(el: DomElement, root: DomElement): boolean {
-  for (let node = el.parentNode; isElement(node) && node !== root; node = node.parentNode) {
-    if (UNSCORED_TAGS.has(tagOf(node))) return true;
-  }
-  return false;
 }
 
 /**
@@ -460,7 +454,15 @@ interface Ancestry {
   inSection: boolean;
 }
 
-function ancestry(el: DomElement, root: DomElement): Ancestry {
+/** Where `el` sits below `root`, kept in `cache` for its siblings. */
+function ancestry(
+  el: DomElement,
+  root: DomElement,
+  cache: Map<DomNode | null, Ancestry>,
+): Ancestry {
+  // Siblings share their ancestors: on a deep page each block would otherwise climb them all.
+  const cached = cache.get(el.parentNode);
+  if (cached !== undefined) return cached;
   const a: Ancestry = {
     depth: 0,
     inList: false,
@@ -482,6 +484,7 @@ function ancestry(el: DomElement, root: DomElement): Ancestry {
     else if (tag === "form") a.inForm = true;
     else if (tag === "section" || tag === "article") a.inSection = true;
   }
+  cache.set(el.parentNode, a);
   return a;
 }
 
