@@ -21,6 +21,7 @@ import { classifyPage, type PageType } from "../extract/page-type.js";
 import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { applySelectors, type PageSelectors } from "../extract/selectors.js";
+import { forgetMeasurements } from "../extract/stats.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toHtml } from "../markdown/clean-html.js";
 import { toMarkdown } from "../markdown/serialize.js";
@@ -223,14 +224,19 @@ export function contentRoot(
   options: ContentRootOptions,
 ): DomElement {
   const { extract, pageType, metadata, baseUrl, scoreBlocks = true } = options;
-  removeInvisible(body);
-  if (extract !== "main") return body;
-  removeBoilerplate(body, pageType);
-  const root = selectMainContent(body, document);
-  pruneContent(root, pageType);
-  trimEdges(root, { pageType, author: metadata.author, baseUrl });
-  if (scoreBlocks) removeFurnitureBlocks(root, pageType);
-  return root;
+  try {
+    removeInvisible(body);
+    if (extract !== "main") return body;
+    removeBoilerplate(body, pageType);
+    const root = selectMainContent(body, document);
+    pruneContent(root, pageType);
+    trimEdges(root, { pageType, author: metadata.author, baseUrl });
+    if (scoreBlocks) removeFurnitureBlocks(root, pageType);
+    return root;
+  } finally {
+    // The passes' text measurements are of no use past them, and would keep the page.
+    forgetMeasurements();
+  }
 }
 
 /** The `<body>` of a normalized document. */

@@ -14,6 +14,7 @@ import {
   TEXT_NODE,
   tagOf,
 } from "./dom.js";
+import { observeTrees } from "./tree.js";
 
 /** Text measures of one element's subtree. */
 export interface TextStats {
@@ -48,10 +49,56 @@ interface Measured extends TextStats {
  * as it is now.
  */
 class Measurement implements StatsMap {
-  readonly #root: DomElement;
+  readonly root: DomElement;
 
   constructor(root: DomElement) {
-    this.#root = root;
+    this.root = root;
+  }
+
+  /**
+   * Brings the stats up to date with `taken` (node, former parent, … in the order taken out):
+   * each node's measures are subtracted from its former parent and every element above it up to
+   * the root, if that chain still reaches the root (a node taken out of a subtree taken out
+   * since is in that subtree's measures, which go whole). False when a node's measures are not
+   * this measurement's, and only measuring again will do.
+   */
+  catchUp(taken: readonly DomNode[]): boolean {
+    for (let i = 0; i < taken.length; i += 2) {
+      const node = taken[i]!;
+      const parent = taken[i + 1]!;
+      let links = 0;
+      let reached = false;
+      for (let up: DomNode | null = parent; up !== null; up = up.parentNode) {
+        if (up === this.root) {
+          reached = true;
+          break;
+        }
+        if (isLink(up)) links++;
+      }
+      if (!reached) continue;
+      let chars: number;
+      let linkChars: number;
+      let commas: number;
+      if (node.nodeType === ELEMENT_NODE) {
+        const slot = (node as unknown as Slotted).textStats;
+        if (slot === undefined || slot.by !== this) return false;
+        ({ chars, linkChars, commas } = slot);
+      } else if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
+        ({ chars, commas } = countsOf(node as DomText & Counted));
+        linkChars = links > 0 ? chars : 0;
+      } else {
+        continue;
+      }
+      for (let up: DomNode | null = parent; up !== null; up = up.parentNode) {
+        const slot: Measured | undefined = (up as unknown as Slotted).textStats;
+        if (slot === undefined || slot.by !== this) return false;
+        slot.chars -= chars;
+        slot.linkChars -= linkChars;
+        slot.commas -= commas;
+        if (up === this.root) break;
+      }
+    }
+    return true;
   }
 
   get(el: DomElement): TextStats | undefined {
@@ -61,7 +108,7 @@ class Measurement implements StatsMap {
     // Measured again since: measure it again from here, with the links above it up to the root.
     let links = 0;
     let node: DomElement | null = el;
-    while (node !== this.#root) {
+    while (node !== this.root) {
       if (node === null) return undefined;
       if (tagOf(node) === "a") links++;
       node = node.parentNode as DomElement | null;
@@ -99,9 +146,57 @@ class Measurement implements StatsMap {
  * const density = stats.get(nav)!.linkChars / stats.get(nav)!.chars;
  */
 export function measureText(root: DomElement): StatsMap {
+  const previous = latest;
+  if (
+    previous?.root === root &&
+    removals.length <= MAX_CAUGHT_UP * 2 &&
+    previous.catchUp(removals)
+  ) {
+    removals.length = 0;
+    return previous;
+  }
   const measurement = new Measurement(root);
   measureFrom(root, 0, measurement);
+  latest = measurement;
+  removals.length = 0;
   return measurement;
+}
+
+/**
+ * The latest measurement, and the nodes taken out of a tree since, each after the parent it left:
+ * measuring the same root again with nothing put in since subtracts what went instead of
+ * reading the whole tree again. Each pass of cleaning measures the page, and most only remove.
+ */
+let latest: Measurement | undefined;
+const removals: DomNode[] = [];
+/**
+ * Most removals caught up with: each climbs to the root, and past this many a deep page's
+ * climbs would cost more than measuring again.
+ */
+const MAX_CAUGHT_UP = 4096;
+
+observeTrees({
+  removed(node, parent) {
+    if (latest !== undefined) removals.push(node, parent);
+  },
+  inserted() {
+    latest = undefined;
+    removals.length = 0;
+  },
+});
+
+/** True for an `<a>` element. */
+function isLink(node: DomNode): boolean {
+  return node.nodeType === ELEMENT_NODE && tagOf(node as DomElement) === "a";
+}
+
+/**
+ * Forgets the latest measurement and what it holds: a page's tree is not kept past its
+ * conversion for a measurement the next page will not use.
+ */
+export function forgetMeasurements(): void {
+  latest = undefined;
+  removals.length = 0;
 }
 
 /**

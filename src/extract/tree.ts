@@ -26,6 +26,24 @@ import {
 const COMMENT_NODE = 8;
 const DOCUMENT_NODE = 9;
 
+/**
+ * Told of every change to the structure of a tree: text measurements (stats.ts) are kept
+ * current through removals rather than taken again over the whole tree.
+ */
+export interface TreeObserver {
+  /** `node` was taken out of `parent`. */
+  removed(node: DomNode, parent: DomNode): void;
+  /** A node was put into a tree. */
+  inserted(): void;
+}
+
+let observer: TreeObserver | undefined;
+
+/** Sets the observer told of the structural changes of every tree built here. */
+export function observeTrees(next: TreeObserver): void {
+  observer = next;
+}
+
 abstract class TreeNode implements DomNode {
   abstract readonly nodeType: number;
   abstract readonly nodeName: string;
@@ -128,6 +146,18 @@ abstract class TreeParent extends TreeNode {
     return parts.join("");
   }
 
+  /**
+   * Appends a node just made, which no text measurement has seen: the parser's way in, which
+   * tells no observer.
+   */
+  appendNew(node: TreeNode): void {
+    node.parentNode = this;
+    node.previousSibling = this.tail;
+    if (this.tail) this.tail.nextSibling = node;
+    else this.head = node;
+    this.tail = node;
+  }
+
   appendChild<T extends DomNode>(child: T): T {
     return this.insertBefore(child, null);
   }
@@ -150,10 +180,12 @@ abstract class TreeParent extends TreeNode {
       else this.head = node;
       ref.previousSibling = node;
     }
+    observer?.inserted();
     return child;
   }
 
   unlink(node: TreeNode): void {
+    observer?.removed(node, this);
     if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
     else this.head = node.nextSibling;
     if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
@@ -420,7 +452,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (last !== null && last.nodeType === type && type === TEXT_NODE) {
       (last as TreeText).data += data;
     } else {
-      this.#current.appendChild(newText(data, type));
+      this.#current.appendNew(newText(data, type));
     }
   }
 
@@ -531,7 +563,7 @@ class TreeBuilder implements TokenizerCallbacks {
     this.#attributes = null;
     const element = newElement(name, isEmpty(attributes) ? undefined : attributes);
     if (name === "base") this.document.baseElements.push(element);
-    this.#current.appendChild(element);
+    this.#current.appendNew(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
   }
 
@@ -541,7 +573,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (FOREIGN_ROOTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name)) this.#selfClosing.pop();
     if (VOID_ELEMENTS.has(name)) {
       // `</br>` is a line break; other void end tags are nothing.
-      if (name === "br") this.#current.appendChild(newElement("br"));
+      if (name === "br") this.#current.appendNew(newElement("br"));
       return;
     }
     if ((this.#open.get(name) ?? 0) > 0) {

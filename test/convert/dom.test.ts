@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { hasDescendantNear, textStart, textWithin } from "../../src/extract/dom.js";
+import {
+  childElements,
+  type DomElement,
+  type DomNode,
+  hasDescendantNear,
+  textStart,
+  textWithin,
+} from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
 import { measureText } from "../../src/extract/stats.js";
 
@@ -104,5 +111,35 @@ describe("measureText", () => {
     expect(first.get(root)).toMatchObject({ chars: 22, linkChars: 11, commas: 1 });
     expect(first.get(span)).toMatchObject({ chars: 11, linkChars: 11 });
     expect(inner.get(root)).toBeUndefined();
+  });
+
+  it("measures the root again as it is after nodes were taken out, as a new measurement would", () => {
+    const html = `<div id=r><p>One, two <a href=/a>three <b>four</b></a> five</p>
+      <ul><li><a href=/b>six, seven</a></li><li>eight <i>nine</i></li><li>ten</li></ul>
+      <a href=/c><span>eleven</span> <em>twelve, thirteen</em></a><p>last words</p></div>`;
+    const document = parseDocument(html);
+    const root =
+      document.documentElement!.firstElementChild!.nextElementSibling!.firstElementChild!;
+    const all = (el: DomElement): DomElement[] => [el, ...childElements(el).flatMap(all)];
+    const snapshot = () => {
+      const stats = measureText(root);
+      return all(root).map((el) => ({ ...stats.get(el) }));
+    };
+    measureText(root);
+    const [p, ul, link] = childElements(root) as [DomElement, DomElement, DomElement];
+    const [first, second] = childElements(ul) as [DomElement, DomElement];
+    // Text in a link, an element in a link, a child then its parent, a parent then its child.
+    (p.firstElementChild!.firstChild as DomNode & { remove(): void }).remove();
+    link.firstElementChild!.remove();
+    first.firstElementChild!.remove();
+    first.remove();
+    const italic = second.firstElementChild!;
+    second.remove();
+    italic.remove();
+    const caughtUp = snapshot();
+    // Putting a node in makes the next measurement read the tree again.
+    root.appendChild(document.createElement("hr")).remove();
+    expect(caughtUp).toEqual(snapshot());
+    expect(caughtUp[0]).toMatchObject({ chars: 47, linkChars: 20, commas: 2 });
   });
 });
