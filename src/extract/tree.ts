@@ -60,46 +60,32 @@ abstract class TreeNode implements DomNode {
   }
 }
 
+/*
+ * Nodes are made by their constructors. Made as object literals with the classes' prototypes,
+ * a large page's nodes are placed by V8 in the old generation, in document order, once a fresh
+ * thread has seen that they live long, and its tree was then twice as quick to convert; but not
+ * in a thread that had converted many small pages first, and ordinary pages took 3% longer.
+ */
 class TreeText extends TreeNode {
-  declare readonly nodeType: number;
-  declare readonly nodeName: string;
-  declare data: string;
+  readonly nodeType: number;
+  readonly nodeName: string;
+  data: string;
   /** The data a text measurement last counted, and its counts (see stats.ts). */
-  declare measuredData: string | undefined;
-  declare measuredChars: number;
-  declare measuredCommas: number;
-  /** Made by newText only. */
-  private constructor() {
+  measuredData: string | undefined;
+  measuredChars: number;
+  measuredCommas: number;
+  constructor(data: string, type: number) {
     super();
+    this.nodeType = type;
+    this.nodeName = type === COMMENT_NODE ? "#comment" : "#text";
+    this.data = data;
+    this.measuredData = undefined;
+    this.measuredChars = 0;
+    this.measuredCommas = 0;
   }
   get textContent(): string {
     return this.data;
   }
-}
-
-/**
- * A new text (or comment) node. Text nodes and elements are made as object literals, not by
- * `new`, so that V8 can learn from the literal's allocation site that nearly all of them outlive
- * the young generation, and make them in the old one, in the order made, where the young
- * generation's collector never copies them: a large page's tree was copied twice (a third of
- * parsing it) and left out of document order, which slowed every later walk of it. V8 learns
- * this while the code is new, so it pays in a fresh thread or process (the CLI, a new pool
- * thread) and changes nothing in one that has converted many small pages first.
- */
-function newText(data: string, type = TEXT_NODE): TreeText {
-  const text = {
-    __proto__: TreeText.prototype,
-    parentNode: null,
-    nextSibling: null,
-    previousSibling: null,
-    nodeType: type,
-    nodeName: type === COMMENT_NODE ? "#comment" : "#text",
-    data,
-    measuredData: undefined,
-    measuredChars: 0,
-    measuredCommas: 0,
-  };
-  return text as unknown as TreeText;
 }
 
 abstract class TreeParent extends TreeNode {
@@ -197,21 +183,25 @@ abstract class TreeParent extends TreeNode {
 }
 
 class TreeElement extends TreeParent implements DomElement {
-  declare readonly nodeType: typeof ELEMENT_NODE;
-  declare readonly localName: string;
+  readonly nodeType: typeof ELEMENT_NODE;
+  readonly localName: string;
   /**
    * The parser's own attribute object, read in place: copying every element's attributes into
    * a Map cost an array and a Map per element, for attributes that are nearly always only read.
    * The first change moves them into `changed`, which is read from then on.
    */
-  declare private readonly attributeRecord: Readonly<Record<string, string>>;
-  declare private changed: Map<string, string> | undefined;
+  private readonly attributeRecord: Readonly<Record<string, string>>;
+  private changed: Map<string, string> | undefined;
   /** The stats of the latest text measurement that covered this element (see stats.ts). */
-  declare textStats: unknown;
+  textStats: unknown;
 
-  /** Made by newElement only. */
-  private constructor() {
+  constructor(name: string, attributes: Readonly<Record<string, string>>) {
     super();
+    this.nodeType = ELEMENT_NODE;
+    this.localName = name;
+    this.attributeRecord = attributes;
+    this.changed = undefined;
+    this.textStats = undefined;
   }
   get tagName(): string {
     return this.localName.toUpperCase();
@@ -259,27 +249,6 @@ class TreeElement extends TreeParent implements DomElement {
 /** The attributes of an element created without any. */
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
 
-/** A new element, made as a literal for the reason newText gives. */
-function newElement(
-  name: string,
-  attributes: Readonly<Record<string, string>> = NO_ATTRIBUTES,
-): TreeElement {
-  const element = {
-    __proto__: TreeElement.prototype,
-    parentNode: null,
-    nextSibling: null,
-    previousSibling: null,
-    head: null,
-    tail: null,
-    nodeType: ELEMENT_NODE,
-    localName: name,
-    attributeRecord: attributes,
-    changed: undefined,
-    textStats: undefined,
-  };
-  return element as unknown as TreeElement;
-}
-
 /** True when `record` has no keys, without listing them. */
 function isEmpty(record: Record<string, string>): boolean {
   for (const _ in record) return false;
@@ -307,7 +276,7 @@ class TreeDocument extends TreeParent implements DomDocument {
     return this.firstElementChild;
   }
   createElement(tagName: string): TreeElement {
-    const element = newElement(tagName.toLowerCase());
+    const element = new TreeElement(tagName.toLowerCase(), NO_ATTRIBUTES);
     if (element.localName === "base") this.baseElements.push(element);
     return element;
   }
@@ -452,7 +421,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (last !== null && last.nodeType === type && type === TEXT_NODE) {
       (last as TreeText).data += data;
     } else {
-      this.#current.appendNew(newText(data, type));
+      this.#current.appendNew(new TreeText(data, type));
     }
   }
 
@@ -561,7 +530,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const name = this.#tagName;
     const attributes = this.#attributes!;
     this.#attributes = null;
-    const element = newElement(name, isEmpty(attributes) ? undefined : attributes);
+    const element = new TreeElement(name, isEmpty(attributes) ? NO_ATTRIBUTES : attributes);
     if (name === "base") this.document.baseElements.push(element);
     this.#current.appendNew(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
@@ -573,7 +542,7 @@ class TreeBuilder implements TokenizerCallbacks {
     if (FOREIGN_ROOTS.has(name) || HTML_INTEGRATION_ELEMENTS.has(name)) this.#selfClosing.pop();
     if (VOID_ELEMENTS.has(name)) {
       // `</br>` is a line break; other void end tags are nothing.
-      if (name === "br") this.#current.appendNew(newElement("br"));
+      if (name === "br") this.#current.appendNew(new TreeElement("br", NO_ATTRIBUTES));
       return;
     }
     if ((this.#open.get(name) ?? 0) > 0) {
