@@ -251,8 +251,8 @@ function ordinaryPage(i: number): Uint8Array {
 /**
  * Converts `body` on a one-thread pool (default heap) after `warm` ordinary pages on the same
  * thread; outcome, time and peak RSS. A thread that has converted many small pages is what a
- * long-running service converts a big page on, and V8 lays out a big page's tree differently
- * there than in a fresh thread, which learns from it that its nodes live long.
+ * long-running service converts a big page on: its compiled code and its heap are shaped by
+ * them, and a fresh thread's or this process's are not.
  */
 async function throughPool(body: Uint8Array, type: string, warm = 0) {
   const pool = new ConvertPool({ threads: 1 });
