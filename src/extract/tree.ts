@@ -186,20 +186,21 @@ class TreeElement extends TreeParent implements DomElement {
   readonly nodeType: typeof ELEMENT_NODE;
   readonly localName: string;
   /**
-   * The parser's own attribute object, read in place: copying every element's attributes into
-   * a Map cost an array and a Map per element, for attributes that are nearly always only read.
-   * The first change moves them into `changed`, which is read from then on.
+   * The attributes as the parser read them, each name (lower case) followed by its value, read
+   * in place: most elements have none or a few, which are nearly always only read, and a search
+   * of a short list is quicker than an object keyed by names no two pages share. The first change
+   * moves them into `changed`, which is read from then on.
    */
-  private readonly attributeRecord: Readonly<Record<string, string>>;
+  private readonly attributeList: readonly string[];
   private changed: Map<string, string> | undefined;
   /** The stats of the latest text measurement that covered this element (see stats.ts). */
   textStats: unknown;
 
-  constructor(name: string, attributes: Readonly<Record<string, string>>) {
+  constructor(name: string, attributes: readonly string[]) {
     super();
     this.nodeType = ELEMENT_NODE;
     this.localName = name;
-    this.attributeRecord = attributes;
+    this.attributeList = attributes;
     this.changed = undefined;
     this.textStats = undefined;
   }
@@ -216,14 +217,14 @@ class TreeElement extends TreeParent implements DomElement {
   }
   getAttribute(name: string): string | null {
     // Most elements have no attributes, and every pass asks each one for several.
-    if (this.attributeRecord === NO_ATTRIBUTES && this.changed === undefined) return null;
+    if (this.attributeList === NO_ATTRIBUTES && this.changed === undefined) return null;
     // Names are stored lower-cased, and callers nearly always ask in lower case already.
     const value = this.read(name);
     if (value !== undefined) return value;
     return hasUpperAscii(name) ? (this.read(name.toLowerCase()) ?? null) : null;
   }
   hasAttribute(name: string): boolean {
-    if (this.attributeRecord === NO_ATTRIBUTES && this.changed === undefined) return false;
+    if (this.attributeList === NO_ATTRIBUTES && this.changed === undefined) return false;
     return this.read(hasUpperAscii(name) ? name.toLowerCase() : name) !== undefined;
   }
   setAttribute(name: string, value: string): void {
@@ -233,26 +234,34 @@ class TreeElement extends TreeParent implements DomElement {
     this.change().delete(name.toLowerCase());
   }
   getAttributeNames(): string[] {
-    return this.changed ? [...this.changed.keys()] : Object.keys(this.attributeRecord);
+    if (this.changed) return [...this.changed.keys()];
+    const names: string[] = [];
+    for (let i = 0; i < this.attributeList.length; i += 2) names.push(this.attributeList[i]!);
+    return names;
   }
   private read(name: string): string | undefined {
     if (this.changed) return this.changed.get(name);
-    // Own properties only: the object's prototype is Object's.
-    return Object.hasOwn(this.attributeRecord, name) ? this.attributeRecord[name] : undefined;
+    return valueIn(this.attributeList, name);
   }
   private change(): Map<string, string> {
-    this.changed ??= new Map(Object.entries(this.attributeRecord));
-    return this.changed;
+    if (this.changed) return this.changed;
+    const changed = new Map<string, string>();
+    const list = this.attributeList;
+    for (let i = 0; i < list.length; i += 2) changed.set(list[i]!, list[i + 1]!);
+    this.changed = changed;
+    return changed;
   }
 }
 
 /** The attributes of an element created without any. */
-const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+const NO_ATTRIBUTES: readonly string[] = Object.freeze([]);
 
-/** True when `record` has no keys, without listing them. */
-function isEmpty(record: Record<string, string>): boolean {
-  for (const _ in record) return false;
-  return true;
+/** The value after `name` in a list of names and values, or undefined. */
+function valueIn(list: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < list.length; i += 2) {
+    if (list[i] === name) return list[i + 1];
+  }
+  return undefined;
 }
 
 /** True when `name` holds a character that `toLowerCase()` changes. */
@@ -374,7 +383,7 @@ class TreeBuilder implements TokenizerCallbacks {
   #stopped = false;
   /** The start tag being read: its name, attributes, and whether it is too deep to keep. */
   #tagName = "";
-  #attributes: Record<string, string> | null = null;
+  #attributes: string[] | null = null;
   #tooDeep = false;
   #attributeName = "";
   #attributeValue = "";
@@ -460,7 +469,7 @@ class TreeBuilder implements TokenizerCallbacks {
   /** A start tag's name: the elements it closes, and its place among the open ones. */
   #startTag(name: string, bounded: boolean): void {
     this.#tagName = name;
-    this.#attributes = {};
+    this.#attributes = NO_ATTRIBUTES as string[]; // a list of its own once an attribute comes
     this.#tooDeep = false;
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) {
@@ -491,8 +500,10 @@ class TreeBuilder implements TokenizerCallbacks {
 
   onattribend(): void {
     const attributes = this.#attributes;
-    if (attributes !== null && !Object.hasOwn(attributes, this.#attributeName)) {
-      attributes[this.#attributeName] = this.#attributeValue;
+    const name = this.#attributeName;
+    if (attributes !== null && valueIn(attributes, name) === undefined) {
+      if (attributes === NO_ATTRIBUTES) this.#attributes = [name, this.#attributeValue];
+      else attributes.push(name, this.#attributeValue);
     }
     this.#attributeValue = "";
   }
@@ -530,7 +541,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const name = this.#tagName;
     const attributes = this.#attributes!;
     this.#attributes = null;
-    const element = new TreeElement(name, isEmpty(attributes) ? NO_ATTRIBUTES : attributes);
+    const element = new TreeElement(name, attributes);
     if (name === "base") this.document.baseElements.push(element);
     this.#current.appendNew(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;

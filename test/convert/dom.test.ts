@@ -68,6 +68,29 @@ describe("hasDescendantNear", () => {
 });
 
 describe("parsed elements", () => {
+  it("keep their attributes as written, the first of a name winning, whatever the names", () => {
+    const body = bodyOf(
+      '<body><p data-b="2" __proto__="p" constructor="c" DATA-B="dup" toString="t" a="1">x</p></body>',
+    );
+    const p = body.firstElementChild!;
+    expect(Array.from(p.getAttributeNames())).toEqual([
+      "data-b",
+      "__proto__",
+      "constructor",
+      "tostring",
+      "a",
+    ]);
+    expect(p.getAttribute("data-b")).toBe("2");
+    expect(p.getAttribute("__proto__")).toBe("p");
+    expect(p.getAttribute("constructor")).toBe("c");
+    expect(p.getAttribute("toString")).toBe("t");
+    expect(p.getAttribute("valueOf")).toBeNull();
+    p.setAttribute("a", "changed");
+    expect(p.getAttribute("a")).toBe("changed");
+    expect(p.getAttribute("data-b")).toBe("2");
+    expect(Array.from(p.getAttributeNames())).toHaveLength(5);
+  });
+
   it("answer for attributes they were parsed without, and take new ones", () => {
     const body = bodyOf('<body><p>plain</p><p class="x" ID="y">named</p></body>');
     const [plain, named] = [body.firstElementChild!, body.firstElementChild!.nextElementSibling!];
