@@ -95,7 +95,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   removeBoilerplateSections(root, pageType);
   const notices: ShortBlockRule[] = [
     { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
-    { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS },
+    { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS, hint: AFFILIATE_WORD },
     { pattern: SIGNUP_CONSENT, maxChars: MAX_DISCLOSURE_CHARS },
   ];
   if (pageType === "forum") notices.push({ pattern: FORUM_FURNITURE, maxChars: MAX_NOTICE_CHARS });
@@ -248,6 +248,11 @@ const MAX_NOTICE_CHARS = 100;
  */
 const AFFILIATE_DISCLOSURE =
   /^(?:(?=.*\b(?:we|i(?=\s)|this (?:site|post|article|page))\b.{0,60}\b(?:earn|receive|make|be paid|get paid|compensated|paid)\b)(?=.*\b(?:affiliate|commissions?|compensat\w*|qualifying purchases)\b)|(?=.*\bmay (?:earn|receive|get|be paid) (?:a )?(?:small )?(?:commission|compensation)\b)(?=.*\b(?:links?|purchases?|buy)\b))/i;
+/**
+ * A word every affiliate disclosure holds: the disclosure's lookaheads try each position of a
+ * text, and most texts hold none of these.
+ */
+const AFFILIATE_WORD = /affiliate|commission|compensat|qualifying purchases/i;
 /** Longest affiliate disclosure. */
 const MAX_DISCLOSURE_CHARS = 400;
 
@@ -262,6 +267,8 @@ const SIGNUP_CONSENT =
 interface ShortBlockRule {
   pattern: RegExp;
   maxChars: number;
+  /** A quicker pattern that every text `pattern` matches matches too, tried first. */
+  hint?: RegExp;
 }
 
 /** Removes short blocks that one of `rules` matches, in one walk. */
@@ -290,7 +297,8 @@ function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): 
 /** True when one of `rules` takes `text`: a loop, not a callback made for every element. */
 function matchesRule(rules: readonly ShortBlockRule[], text: string): boolean {
   for (const rule of rules) {
-    if (text.length <= rule.maxChars && rule.pattern.test(text)) return true;
+    if (text.length > rule.maxChars || (rule.hint && !rule.hint.test(text))) continue;
+    if (rule.pattern.test(text)) return true;
   }
   return false;
 }
