@@ -124,7 +124,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
  */
 function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): void {
   const echoes: DomElement[] = [];
-  const links: DomElement[] = [];
+  const buttonLike: DomElement[] = [];
   const named: DomElement[] = [];
   const figcaptions: DomElement[] = [];
   let openLinks = 0;
@@ -140,7 +140,7 @@ function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): vo
       }
       // Whether a button-like link is short enough is known once its echoes are gone; what is
       // found inside one that goes goes with it.
-      if (tag === "a" && openLinks === 0 && looksLikeButton(node)) links.push(node);
+      if (tag === "a" && openLinks === 0 && looksLikeButton(node)) buttonLike.push(node);
       if (captions && openFigcaptions === 0) {
         // Captions and credits outside a <figure>, named so by their class.
         if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
@@ -160,7 +160,7 @@ function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): vo
     },
   );
   for (const el of echoes) el.remove();
-  for (const el of links) if (textLength(el) <= MAX_BUTTON_CHARS) el.remove();
+  for (const el of buttonLike) if (textLength(el) <= MAX_BUTTON_CHARS) el.remove();
   // A quote's or a listing's caption (its source, its title) is text, not a photo credit.
   const doomed = figcaptions.filter((el) => isElement(el.parentNode) && holdsMedia(el.parentNode));
   for (const el of named) el.remove();

@@ -66,16 +66,8 @@ class Measurement implements StatsMap {
     for (let i = 0; i < taken.length; i += 2) {
       const node = taken[i]!;
       const parent = taken[i + 1]!;
-      let links = 0;
-      let reached = false;
-      for (let up: DomNode | null = parent; up !== null; up = up.parentNode) {
-        if (up === this.root) {
-          reached = true;
-          break;
-        }
-        if (isLink(up)) links++;
-      }
-      if (!reached) continue;
+      const links = linksUpTo(parent, this.root);
+      if (links === undefined) continue;
       let chars: number;
       let linkChars: number;
       let commas: number;
@@ -106,14 +98,8 @@ class Measurement implements StatsMap {
     if (slot === undefined) return undefined;
     if (slot.by === this) return slot;
     // Measured again since: measure it again from here, with the links above it up to the root.
-    let links = 0;
-    let node: DomElement | null = el;
-    while (node !== this.root) {
-      if (node === null) return undefined;
-      if (tagOf(node) === "a") links++;
-      node = node.parentNode as DomElement | null;
-    }
-    return measureFrom(el, links, null);
+    const links = linksUpTo(el, this.root);
+    return links === undefined ? undefined : measureFrom(el, links, null);
   }
 
   /**
@@ -147,11 +133,7 @@ class Measurement implements StatsMap {
  */
 export function measureText(root: DomElement): StatsMap {
   const previous = latest;
-  if (
-    previous?.root === root &&
-    removals.length <= MAX_CAUGHT_UP * 2 &&
-    previous.catchUp(removals)
-  ) {
+  if (previous?.root === root && previous.catchUp(removals)) {
     removals.length = 0;
     return previous;
   }
@@ -170,24 +152,32 @@ export function measureText(root: DomElement): StatsMap {
 let latest: Measurement | undefined;
 const removals: DomNode[] = [];
 /**
- * Most removals caught up with: each climbs to the root, and past this many a deep page's
- * climbs would cost more than measuring again.
+ * Most removals kept to catch up with: each climbs to the root, and past this many a deep page's
+ * climbs would cost more than measuring again, so the measurement is forgotten instead (which
+ * also bounds the log when nothing measures again).
  */
 const MAX_CAUGHT_UP = 4096;
 
 observeTrees({
   removed(node, parent) {
-    if (latest !== undefined) removals.push(node, parent);
+    if (latest === undefined) return;
+    if (removals.length < MAX_CAUGHT_UP * 2) removals.push(node, parent);
+    else forgetMeasurements();
   },
-  inserted() {
-    latest = undefined;
-    removals.length = 0;
-  },
+  inserted: forgetMeasurements,
 });
 
-/** True for an `<a>` element. */
-function isLink(node: DomNode): boolean {
-  return node.nodeType === ELEMENT_NODE && tagOf(node as DomElement) === "a";
+/**
+ * The `<a>` elements from `node` (itself included) up to `root` (not included), or undefined
+ * when `root` is not above it.
+ */
+function linksUpTo(node: DomNode, root: DomElement): number | undefined {
+  let links = 0;
+  for (let up: DomNode | null = node; up !== null; up = up.parentNode) {
+    if (up === root) return links;
+    if (up.nodeType === ELEMENT_NODE && tagOf(up as DomElement) === "a") links++;
+  }
+  return undefined;
 }
 
 /**

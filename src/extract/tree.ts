@@ -137,11 +137,7 @@ abstract class TreeParent extends TreeNode {
    * tells no observer.
    */
   appendNew(node: TreeNode): void {
-    node.parentNode = this;
-    node.previousSibling = this.tail;
-    if (this.tail) this.tail.nextSibling = node;
-    else this.head = node;
-    this.tail = node;
+    this.link(node, null);
   }
 
   appendChild<T extends DomNode>(child: T): T {
@@ -151,7 +147,13 @@ abstract class TreeParent extends TreeNode {
   insertBefore<T extends DomNode>(child: T, reference: DomNode | null): T {
     const node = child as unknown as TreeNode;
     node.remove();
-    const ref = reference as TreeNode | null;
+    this.link(node, reference as TreeNode | null);
+    observer?.inserted();
+    return child;
+  }
+
+  /** Puts `node`, which has no parent, before `ref`, or last. */
+  private link(node: TreeNode, ref: TreeNode | null): void {
     node.parentNode = this;
     if (ref === null) {
       node.previousSibling = this.tail;
@@ -166,8 +168,6 @@ abstract class TreeParent extends TreeNode {
       else this.head = node;
       ref.previousSibling = node;
     }
-    observer?.inserted();
-    return child;
   }
 
   unlink(node: TreeNode): void {
