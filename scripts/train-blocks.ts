@@ -111,17 +111,17 @@ if (rows.length === 0) {
       const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8");
       const page = parsePage(html, truth.url);
       if (!page.body) continue;
-      const root = contentRoot(page.document, page.body, {
+      const { root, pageType } = contentRoot(page.document, page.body, {
         ...page,
         extract: "main",
         scoreBlocks: false,
       });
       const gt = truth.ground_truth ?? {};
       const label = labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []);
-      const blocks = collectBlocks(root, page.pageType);
+      const blocks = collectBlocks(root, pageType);
       // The other model learns from every root that is not an article's: more pages than
       // forums and shops alone give it, and their furniture is alike.
-      const article = isArticleLike(blocks, page.pageType);
+      const article = isArticleLike(blocks, pageType);
       if (profile === "article" ? !article : article || blocks.length < MIN_BLOCKS) continue;
       for (const block of blocks) {
         const w = words(block.text);

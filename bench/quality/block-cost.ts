@@ -33,13 +33,13 @@ function measure(): { before: number[]; stage: number[] } {
     const t0 = performance.now();
     const page = parsePage(html, url);
     if (!page.body) continue;
-    const root = contentRoot(page.document, page.body, {
+    const { root, pageType } = contentRoot(page.document, page.body, {
       ...page,
       extract: "main",
       scoreBlocks: false,
     });
     const t1 = performance.now();
-    removeFurnitureBlocks(root, page.pageType);
+    removeFurnitureBlocks(root, pageType);
     const t2 = performance.now();
     before.push(t1 - t0);
     stage.push(t2 - t1);

@@ -21,7 +21,8 @@ import { classifyPage, type PageType } from "../extract/page-type.js";
 import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
 import { applySelectors, type PageSelectors } from "../extract/selectors.js";
-import { forgetMeasurements } from "../extract/stats.js";
+import { forgetMeasurements, measureText } from "../extract/stats.js";
+import { looksLikeThread } from "../extract/threads.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toHtml } from "../markdown/clean-html.js";
 import { toMarkdown } from "../markdown/serialize.js";
@@ -113,7 +114,9 @@ export function convertMarkup(html: HtmlText, options: ConvertHtmlOptions = {}):
     const scoped = Boolean(include?.length || exclude?.length);
     const scopes = scoped ? applySelectors(body, { include, exclude }) : [body];
     const gathered = want.links || want.images ? gatherLinks(scopes, baseUrl, want) : undefined;
-    const roots = scopes.map((scope) => contentRoot(page.document, scope, { ...page, extract }));
+    const roots = scopes.map(
+      (scope) => contentRoot(page.document, scope, { ...page, extract }).root,
+    );
     const parts = roots.map(render);
     if (scoped) {
       keepWholeParts(parts, { html, url, selectors: { include, exclude }, extract, render });
@@ -177,7 +180,8 @@ function keepWholeParts(
   const whole = applySelectors(again.body!, page.selectors);
   parts.forEach((part, i) => {
     if (part === "") {
-      parts[i] = page.render(contentRoot(again.document, whole[i]!, { ...again, extract: "full" }));
+      const { root } = contentRoot(again.document, whole[i]!, { ...again, extract: "full" });
+      parts[i] = page.render(root);
     }
   });
 }
@@ -213,6 +217,13 @@ export interface ContentRootOptions {
   scoreBlocks?: boolean;
 }
 
+/** The element whose content is the page's, and the type of page it was extracted as. */
+export interface PageContent {
+  root: DomElement;
+  /** The page's type, or `"forum"` for a page its text shows to be a thread. */
+  pageType: PageType;
+}
+
 /**
  * Cleans `body` and returns the element whose content is the page's: with "full", `body` rid of
  * invisible content; with "main", also rid of boilerplate, the chosen root, pruned of furniture
@@ -222,17 +233,20 @@ export function contentRoot(
   document: DomDocument,
   body: DomElement,
   options: ContentRootOptions,
-): DomElement {
-  const { extract, pageType, metadata, baseUrl, scoreBlocks = true } = options;
+): PageContent {
+  const { extract, metadata, baseUrl, scoreBlocks = true } = options;
+  let { pageType } = options;
   try {
     removeInvisible(body);
-    if (extract !== "main") return body;
+    if (extract !== "main") return { root: body, pageType };
+    // A thread at an address and in markup no forum software is known by is still a thread.
+    if (pageType === "page" && looksLikeThread(body, measureText(body))) pageType = "forum";
     removeBoilerplate(body, pageType);
     const root = selectMainContent(body, document);
     pruneContent(root, pageType);
     trimEdges(root, { pageType, author: metadata.author, baseUrl });
     if (scoreBlocks) removeFurnitureBlocks(root, pageType);
-    return root;
+    return { root, pageType };
   } finally {
     // The passes' text measurements are of no use past them, and would keep the page.
     forgetMeasurements();

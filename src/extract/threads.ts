@@ -1,0 +1,126 @@
+/**
+ * Tells a discussion thread by its shape, whatever its address or software: most of the page's
+ * text sits in three or more sibling blocks of one kind, written by at least two people (each
+ * block links to its writer's profile), with little of their text in links. Teaser cards with
+ * bylines are mostly linked titles, and an article's comments are rarely most of its page.
+ */
+
+import { attr, type DomElement, type DomNode, walkElements } from "./dom.js";
+import type { StatsMap } from "./stats.js";
+
+/**
+ * Links to a person's page: `/u/name`, `/users/42`, `/members/name.42/`, `/profile/…`,
+ * `/people/…`, `/author/…`, `/@name`, and the profile scripts of PHP forums.
+ */
+const PROFILE_HREF =
+  /\/(?:u|users?|members?|profiles?|people|authors?)(?:[/\-?=.#]|$)|\/@[\w.-]+\/?$|memberlist\.php\?mode=viewprofile|(?:member|profile)\.php|showuser=|[?&]u=\d/i;
+/** Fewest posts, and fewest writers, of a thread. */
+const MIN_POSTS = 3;
+const MIN_WRITERS = 2;
+/** Shortest post counted: a name and a date are not one. */
+const MIN_POST_CHARS = 20;
+/** Share of the page's text from which its posts are the page. */
+const MIN_THREAD_SHARE = 0.3;
+/** Link share of the posts' text from which they are teasers, not posts. */
+const MAX_POST_LINK_SHARE = 0.25;
+/**
+ * Share of the posts' text one post may hold: sections of a page's layout, each with a byline or
+ * an author box, are one long article and a few short blocks.
+ */
+const MAX_POST_SHARE = 0.6;
+/** Most profile links and levels climbed: a page of thousands of users is no thread. */
+const MAX_PROFILE_LINKS = 2000;
+const MAX_CLIMB = 40;
+
+/** Sibling blocks of one kind under one parent, with the writers they link to. */
+interface Posts {
+  members: Set<DomElement>;
+  writers: Set<string>;
+}
+
+/**
+ * True when most of `body`'s text is posts of a thread (as `stats`, a measurement of `body`,
+ * counts it).
+ *
+ * @example
+ * if (pageType === "page" && looksLikeThread(body, measureText(body))) pageType = "forum";
+ */
+export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
+  const total = stats.get(body)?.chars ?? 0;
+  if (total === 0) return false;
+  const profiles: DomElement[] = [];
+  walkElements(body, (el) => {
+    if (el.localName === "a" && PROFILE_HREF.test(attr(el, "href"))) profiles.push(el);
+    return profiles.length < MAX_PROFILE_LINKS;
+  });
+  if (profiles.length < MIN_WRITERS) return false;
+  // Each profile link makes every ancestor's child on its way up a candidate post of the kind
+  // (tag and classes) that child is, among that ancestor's children.
+  const groups = new Map<DomNode, Map<string, Posts>>();
+  const kinds = new Map<DomElement, string[]>();
+  for (const link of profiles) {
+    const writer = attr(link, "href").replace(/#.*$/, "").replace(/\/$/, "").toLowerCase();
+    let child: DomElement = link;
+    for (let depth = 0; depth < MAX_CLIMB && child !== body; depth++) {
+      const parent = child.parentNode;
+      if (parent === null) break;
+      let childKinds = kinds.get(child);
+      if (childKinds === undefined) {
+        childKinds = kindsOf(child);
+        kinds.set(child, childKinds);
+      }
+      let byKind = groups.get(parent);
+      if (byKind === undefined) {
+        byKind = new Map();
+        groups.set(parent, byKind);
+      }
+      for (const kind of childKinds) {
+        let posts = byKind.get(kind);
+        if (posts === undefined) {
+          posts = { members: new Set(), writers: new Set() };
+          byKind.set(kind, posts);
+        }
+        posts.members.add(child);
+        posts.writers.add(writer);
+      }
+      child = parent as DomElement;
+    }
+  }
+  // The largest set of such blocks is the thread, or the page is none: when it is teasers or a
+  // table of users, a smaller set beside it is a sidebar's.
+  let best = 0;
+  let bestLinks = 0;
+  for (const byKind of groups.values()) {
+    for (const { members, writers } of byKind.values()) {
+      if (members.size < MIN_POSTS || writers.size < MIN_WRITERS) continue;
+      let chars = 0;
+      let links = 0;
+      let posts = 0;
+      let largest = 0;
+      for (const member of members) {
+        const s = stats.get(member);
+        if (s === undefined || s.chars < MIN_POST_CHARS) continue;
+        posts++;
+        chars += s.chars;
+        links += s.linkChars;
+        largest = Math.max(largest, s.chars);
+      }
+      if (posts >= MIN_POSTS && largest <= chars * MAX_POST_SHARE && chars > best) {
+        best = chars;
+        bestLinks = links;
+      }
+    }
+  }
+  return best >= total * MIN_THREAD_SHARE && bestLinks < best * MAX_POST_LINK_SHARE;
+}
+
+/**
+ * The kinds an element is of: its tag with each of its classes but those with a number
+ * (`post-123`, `bg1`), or its tag alone. Posts differ in a class or two (`Alt`, `odd`, `first`).
+ */
+function kindsOf(el: DomElement): string[] {
+  const names = attr(el, "class")
+    .split(/\s+/)
+    .filter((name) => name !== "" && !/\d/.test(name));
+  return names.length === 0 ? [el.localName] : names.map((name) => `${el.localName}.${name}`);
+}
