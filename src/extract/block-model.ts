@@ -7,7 +7,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { type Block, collectBlocks, FEATURE_NAMES } from "./blocks.js";
+import { type Block, collectBlocks, FEATURE_NAMES, type RootShape } from "./blocks.js";
 import type { DomElement } from "./dom.js";
 import type { PageType } from "./page-type.js";
 
@@ -112,11 +112,7 @@ const OTHER_PROFILE_TYPES: ReadonlySet<PageType> = new Set(["forum", "product"])
 
 /** True when the blocks are an article's, which the article model reads. */
 export function isArticleLike(blocks: readonly Block[], pageType: PageType): boolean {
-  return (
-    pageType === "page" &&
-    blocks.length >= MIN_BLOCKS &&
-    (blocks[0]?.features[PROSE_SHARE] ?? 0) >= MIN_PROSE_SHARE
-  );
+  return blockProfile(blocks, pageType) === "article";
 }
 
 /** The profile whose model reads these blocks, or none: a root of a few blocks, a listing. */
@@ -124,9 +120,15 @@ export function blockProfile(
   blocks: readonly Block[],
   pageType: PageType,
 ): BlockProfile | undefined {
-  if (isArticleLike(blocks, pageType)) return "article";
-  if (blocks.length >= MIN_BLOCKS && OTHER_PROFILE_TYPES.has(pageType)) return "other";
-  return undefined;
+  const proseShare = blocks[0]?.features[PROSE_SHARE] ?? 0;
+  return profileOf({ blocks: blocks.length, proseShare }, pageType);
+}
+
+/** The profile whose model reads a root of this shape, or none. */
+function profileOf(shape: RootShape, pageType: PageType): BlockProfile | undefined {
+  if (shape.blocks < MIN_BLOCKS) return undefined;
+  if (pageType === "page" && shape.proseShare >= MIN_PROSE_SHARE) return "article";
+  return OTHER_PROFILE_TYPES.has(pageType) ? "other" : undefined;
 }
 
 /**
@@ -145,7 +147,8 @@ export function removeFurnitureBlocks(
   model?: BlockModel,
 ): void {
   if (pageType !== "page" && !OTHER_PROFILE_TYPES.has(pageType)) return;
-  const blocks = collectBlocks(root, pageType);
+  const read = (shape: RootShape) => profileOf(shape, pageType) !== undefined;
+  const blocks = collectBlocks(root, pageType, read);
   const profile = blockProfile(blocks, pageType);
   if (profile === undefined) return;
   model ??= blockModel(profile);

@@ -146,24 +146,37 @@ const ASIDE_TAGS = new Set(["aside", "nav"]);
 const CHROME_TAGS = new Set(["header", "footer"]);
 const MEDIA_TAGS = new Set(["img", "picture", "video", "iframe", "figure", "audio"]);
 
+/** A root as its blocks make it, known before their features are. */
+export interface RootShape {
+  /** How many blocks it has. */
+  blocks: number;
+  /** Share of its text in blocks of prose. */
+  proseShare: number;
+}
+
 /**
- * The blocks under `root`, in document order, with their features.
+ * The blocks under `root`, in document order, with their features; none when `wanted` turns
+ * down the root's shape (a root no model reads is not worth its blocks' features).
  *
  * @example
  * for (const block of collectBlocks(root, "page")) score(block.features, block.names);
  */
-export function collectBlocks(root: DomElement, pageType: PageType): Block[] {
+export function collectBlocks(
+  root: DomElement,
+  pageType: PageType,
+  wanted?: (shape: RootShape) => boolean,
+): Block[] {
   const stats = measureText(root);
   const rootChars = stats.get(root)?.chars ?? 0;
   if (rootChars === 0) return [];
   const found = findBlocks(root, stats);
   if (found === undefined || found.length === 0) return [];
+  // Text and prose before each block, for where it stands relative to the page's prose.
+  const proseTotal = found.reduce((sum, b) => sum + (isProse(b, stats) ? b.chars : 0), 0);
+  if (wanted && !wanted({ blocks: found.length, proseShare: proseTotal / rootChars })) return [];
 
   const textCounts = new Map<string, number>();
   for (const b of found) textCounts.set(b.text, (textCounts.get(b.text) ?? 0) + 1);
-
-  // Text and prose before each block, for where it stands relative to the page's prose.
-  const proseTotal = found.reduce((sum, b) => sum + (isProse(b, stats) ? b.chars : 0), 0);
   // Per parent: its blocks' count and mean log length; per parent and tag/class: how many.
   const parentBlocks = new Map<DomElement, number>();
   const parentMeans = new Map<DomElement, number>();

@@ -20,7 +20,12 @@ import {
   featureVector,
   removeFurnitureBlocks,
 } from "../../src/extract/block-model.js";
-import { collectBlocks, FEATURE_NAMES, nameWords } from "../../src/extract/blocks.js";
+import {
+  collectBlocks,
+  FEATURE_NAMES,
+  nameWords,
+  type RootShape,
+} from "../../src/extract/blocks.js";
 import type { DomElement } from "../../src/extract/dom.js";
 import { textOf } from "../../src/extract/dom.js";
 
@@ -159,6 +164,20 @@ describe("block model", () => {
     expect(blockProfile(blocks, "listing")).toBeUndefined();
     expect(blockModel("other").features).toEqual([...FEATURE_NAMES]);
     expect(blockModel("other")).not.toBe(blockModel("article"));
+  });
+
+  it("tells a root's shape before its features, and gives none when the shape is turned down", () => {
+    const html = article(12, `<ul>${linkedLines(5)}</ul>`);
+    const blocks = collectBlocks(bodyOf(html), "page");
+    const shapes: RootShape[] = [];
+    const none = collectBlocks(bodyOf(html), "page", (shape) => {
+      shapes.push(shape);
+      return false;
+    });
+    expect(none).toEqual([]);
+    const proseShare = blocks[0]!.features[FEATURE_NAMES.indexOf("root_prose_share")];
+    expect(shapes).toEqual([{ blocks: blocks.length, proseShare }]);
+    expect(collectBlocks(bodyOf(html), "page", () => true)).toEqual(blocks);
   });
 
   it("takes a furniture heading's list of links with it, in any language", () => {
