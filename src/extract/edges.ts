@@ -82,12 +82,25 @@ const MAX_TRIM_SHARE = 0.2;
 /** The `<h1>` must come within this many blocks for what precedes it to be trimmed. */
 const MAX_BLOCKS_BEFORE_TITLE = 12;
 
-interface Block {
-  el: DomElement;
-  tag: string;
-  chars: number;
-  linkChars: number;
-  text: string;
+class Block {
+  #text: string | undefined;
+
+  constructor(
+    readonly el: DomElement,
+    readonly tag: string,
+    readonly chars: number,
+    readonly linkChars: number,
+  ) {}
+
+  /**
+   * The block's text, read when first asked for: the trims look at a few blocks from each end,
+   * and a page's tables and long lists need not be read out whole (the tree does not change
+   * until they are done).
+   */
+  get text(): string {
+    this.#text ??= textOf(this.el);
+    return this.#text;
+  }
 }
 
 /** What trimEdges knows of the page. */
@@ -502,13 +515,7 @@ function textBlocks(root: DomElement, stats: StatsMap): Block[] {
     const isLeaf = LEAF_BLOCK_TAGS.has(tag) || KEPT_TAGS.has(tag) || !hasBlockInside(node, stats);
     if (!isLeaf) return true;
     if (s.chars === 0 && !KEPT_TAGS.has(tag)) return false;
-    blocks.push({
-      el: node,
-      tag,
-      chars: s.chars,
-      linkChars: s.linkChars,
-      text: textOf(node),
-    });
+    blocks.push(new Block(node, tag, s.chars, s.linkChars));
     return false;
   });
   return blocks;
