@@ -9,18 +9,22 @@ import { attr, type DomElement, type DomNode, walkElements } from "./dom.js";
 import type { StatsMap } from "./stats.js";
 
 /**
- * Links to a person's page: `/u/name`, `/users/42`, `/members/name.42/`, `/profile/…`,
- * `/people/…`, `/author/…`, `/@name`, and the profile scripts of PHP forums.
+ * Links to a member's page: `/u/name`, `/users/42`, `/members/name.42/`, `/profile/…`,
+ * `/people/…`, `/@name`, and the profile scripts of PHP forums. Not `/author/…`: an article's
+ * bylines link there, one per teaser or per reviewed item, and forums do not.
  */
 const PROFILE_HREF =
-  /\/(?:u|users?|members?|profiles?|people|authors?)(?:[/\-?=.#]|$)|\/@[\w.-]+\/?$|memberlist\.php\?mode=viewprofile|(?:member|profile)\.php|showuser=|[?&]u=\d/i;
+  /\/(?:u|users?|members?|profiles?|people)(?:[/\-?=.#]|$)|\/@[\w.-]+\/?$|memberlist\.php\?mode=viewprofile|(?:member|profile)\.php|showuser=|[?&]u=\d/i;
 /** Fewest posts, and fewest writers, of a thread. */
 const MIN_POSTS = 3;
 const MIN_WRITERS = 2;
 /** Shortest post counted: a name and a date are not one. */
 const MIN_POST_CHARS = 20;
-/** Share of the page's text from which its posts are the page. */
-const MIN_THREAD_SHARE = 0.3;
+/**
+ * Share of the page's text from which its posts are the page: less is a page with comments
+ * under it (a list, a review), however lively.
+ */
+const MIN_THREAD_SHARE = 0.4;
 /** Link share of the posts' text from which they are teasers, not posts. */
 const MAX_POST_LINK_SHARE = 0.25;
 /**
@@ -47,13 +51,36 @@ interface Posts {
  */
 export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
   const total = stats.get(body)?.chars ?? 0;
-  if (total === 0) return false;
+  const thread = total > 0 ? threadPosts(body, stats) : undefined;
+  if (thread === undefined) return false;
+  return (
+    thread.chars >= total * MIN_THREAD_SHARE && thread.links < thread.chars * MAX_POST_LINK_SHARE
+  );
+}
+
+/** A thread's posts, as threadPosts() finds them. */
+export interface ThreadPosts {
+  /** The posts, in document order. */
+  posts: DomElement[];
+  /** Their text, and how much of it is in links. */
+  chars: number;
+  links: number;
+  /** Every link to a writer's profile below the root searched. */
+  profiles: ReadonlySet<DomElement>;
+}
+
+/**
+ * The largest set of sibling blocks of one kind under `root`, by at least two writers, none of
+ * them most of the set's text: the posts of a thread when `root` holds one. `stats` is a
+ * measurement of `root`.
+ */
+export function threadPosts(root: DomElement, stats: StatsMap): ThreadPosts | undefined {
   const profiles: DomElement[] = [];
-  walkElements(body, (el) => {
+  walkElements(root, (el) => {
     if (el.localName === "a" && PROFILE_HREF.test(attr(el, "href"))) profiles.push(el);
     return profiles.length < MAX_PROFILE_LINKS;
   });
-  if (profiles.length < MIN_WRITERS) return false;
+  if (profiles.length < MIN_WRITERS) return undefined;
   // Each profile link makes every ancestor's child on its way up a candidate post of the kind
   // (tag and classes) that child is, among that ancestor's children.
   const groups = new Map<DomNode, Map<string, Posts>>();
@@ -61,7 +88,7 @@ export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
   for (const link of profiles) {
     const writer = attr(link, "href").replace(/#.*$/, "").replace(/\/$/, "").toLowerCase();
     let child: DomElement = link;
-    for (let depth = 0; depth < MAX_CLIMB && child !== body; depth++) {
+    for (let depth = 0; depth < MAX_CLIMB && child !== root; depth++) {
       const parent = child.parentNode;
       if (parent === null) break;
       let childKinds = kinds.get(child);
@@ -88,30 +115,28 @@ export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
   }
   // The largest set of such blocks is the thread, or the page is none: when it is teasers or a
   // table of users, a smaller set beside it is a sidebar's.
-  let best = 0;
-  let bestLinks = 0;
+  const linked = new Set(profiles);
+  let best: ThreadPosts | undefined;
   for (const byKind of groups.values()) {
     for (const { members, writers } of byKind.values()) {
       if (members.size < MIN_POSTS || writers.size < MIN_WRITERS) continue;
       let chars = 0;
       let links = 0;
-      let posts = 0;
+      const posts: DomElement[] = [];
       let largest = 0;
       for (const member of members) {
         const s = stats.get(member);
         if (s === undefined || s.chars < MIN_POST_CHARS) continue;
-        posts++;
+        posts.push(member);
         chars += s.chars;
         links += s.linkChars;
         largest = Math.max(largest, s.chars);
       }
-      if (posts >= MIN_POSTS && largest <= chars * MAX_POST_SHARE && chars > best) {
-        best = chars;
-        bestLinks = links;
-      }
+      const thread = posts.length >= MIN_POSTS && largest <= chars * MAX_POST_SHARE;
+      if (thread && chars > (best?.chars ?? 0)) best = { posts, chars, links, profiles: linked };
     }
   }
-  return best >= total * MIN_THREAD_SHARE && bestLinks < best * MAX_POST_LINK_SHARE;
+  return best;
 }
 
 /**

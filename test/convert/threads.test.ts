@@ -72,14 +72,14 @@ describe("looksLikeThread", () => {
   it("does not take teasers with bylines, whose text is mostly linked titles", () => {
     const card = (n: number, who: string) =>
       `<div class="card"><h3><a href="/2024/story-${n}">The ${n}th story of the week, told at length in its title</a></h3>
-      <p>By <a href="/author/${who}">${who}</a>. A line.</p></div>`;
+      <p>By <a href="/members/${who}">${who}</a>. A line.</p></div>`;
     const html = `<body><main>${[1, 2, 3, 4].map((n) => card(n, `writer${n}`)).join("")}</main></body>`;
     expect(isThread(html)).toBe(false);
   });
 
   it("does not take an article's sections, one of them the article, each with an author box", () => {
     const section = (who: string, n: number) =>
-      `<section class="layout"><p>${prose("Story", n)}</p><a href="/author/${who}">${who}</a></section>`;
+      `<section class="layout"><p>${prose("Story", n)}</p><a href="/people/${who}">${who}</a></section>`;
     const html = `<body>${section("ann", 30)}${section("bo", 2)}${section("cy", 2)}</body>`;
     expect(isThread(html)).toBe(false);
   });
@@ -89,9 +89,18 @@ describe("looksLikeThread", () => {
     expect(isThread(html)).toBe(false);
   });
 
-  it("does not take a long post's few comments", () => {
+  it("does not take an article's reviewed items, each linking to its reviewer as author", () => {
+    const item = (who: string, label: string) =>
+      `<section class="item"><h2>${label}</h2><p>${prose(label, 5)}</p><p>Reviewed by <a href="/author/${who}">${who}</a></p></section>`;
+    const html = `<body><article>${item("ann", "First")}${item("bo", "Second")}${item("cy", "Third")}</article></body>`;
+    expect(isThread(html)).toBe(false);
+    expect(isThread(html.replaceAll("/author/", "/members/"))).toBe(true);
+  });
+
+  it("does not take a post's comments, however lively, while they are not most of the page", () => {
+    // The comments hold about a third of the text.
     const html = `<body><article><h1>Post</h1><p>${prose("Post", 40)}</p></article>
-      <section class="comments">${post("bo", "Nice", 1)}${post("cy", "Great", 1)}${post("di", "Fine", 1)}</section></body>`;
+      <section class="comments">${post("bo", "Nice", 7)}${post("cy", "Great", 7)}${post("di", "Fine", 7)}</section></body>`;
     expect(isThread(html)).toBe(false);
   });
 });
