@@ -24,6 +24,7 @@ import {
   walk,
 } from "./dom.js";
 import type { PageType } from "./page-type.js";
+import { removePostTemplate } from "./post-template.js";
 import { removeRepeatedQuotes } from "./quotes.js";
 import { measureText } from "./stats.js";
 
@@ -93,6 +94,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
+  if (pageType === "forum") removePostTemplate(root);
   const notices: ShortBlockRule[] = [
     { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
     { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS, hint: AFFILIATE_WORD },
