@@ -17,7 +17,7 @@ import {
   walk,
 } from "./dom.js";
 import { measureText } from "./stats.js";
-import { threadPosts } from "./threads.js";
+import { lastingClasses, threadPosts } from "./threads.js";
 
 /** Longest text read as part of the template: a label with its value, a row of controls. */
 const MAX_TEMPLATE_CHARS = 60;
@@ -102,8 +102,6 @@ export function removePostTemplate(root: DomElement): void {
 
 /** An element's place in its post, one level: its tag and classes but those with a number. */
 function kindOf(el: DomElement): string {
-  const className = attr(el, "class");
-  if (className === "") return el.localName;
-  const names = className.split(/\s+/).filter((name) => !/\d/.test(name));
-  return `${el.localName}.${names.sort().join(".")}`;
+  if (attr(el, "class") === "") return el.localName;
+  return `${el.localName}.${lastingClasses(el).sort().join(".")}`;
 }

@@ -144,8 +144,15 @@ export function threadPosts(root: DomElement, stats: StatsMap): ThreadPosts | un
  * (`post-123`, `bg1`), or its tag alone. Posts differ in a class or two (`Alt`, `odd`, `first`).
  */
 function kindsOf(el: DomElement): string[] {
-  const names = attr(el, "class")
-    .split(/\s+/)
-    .filter((name) => name !== "" && !/\d/.test(name));
+  const names = lastingClasses(el);
   return names.length === 0 ? [el.localName] : names.map((name) => `${el.localName}.${name}`);
+}
+
+/**
+ * An element's classes but those with a number (`post-123`, `bg1`), which each post has its own
+ * of: what the posts of one thread share.
+ */
+export function lastingClasses(el: DomElement): string[] {
+  const className = attr(el, "class");
+  return className === "" ? [] : className.split(/\s+/).filter((name) => !/\d/.test(name));
 }
