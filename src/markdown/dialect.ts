@@ -20,10 +20,17 @@ export interface Dialect {
   image(alt: string, src: string): string;
   codeBlock(code: string, language: string | undefined): string;
   blockquote(content: string): string;
-  /** A list item; `marker` is `"- "` or `"3. "`. */
+  /**
+   * A list item; `marker` is `"- "` or `"3. "`, and `content`'s lines after the first are
+   * indented by `itemIndent(marker)` already.
+   */
   listItem(content: string, marker: string): string;
+  /** How far the lines of a list item after its first step in. */
+  itemIndent(marker: string): number;
   term(content: string): string;
+  /** A definition, its lines after the first indented by `definitionIndent` already. */
   definition(content: string): string;
+  readonly definitionIndent: number;
   /** A data table (layout tables never reach the dialect). */
   table(table: TableModel): string;
   /** A thematic break (`<hr>`), `""` for none. */

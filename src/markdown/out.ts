@@ -22,21 +22,36 @@ export class Out {
   /** The owed single newline is a `<br>`. */
   private hard = false;
   empty = true;
+  /** Nothing but whitespace was added. */
+  blank = true;
   /** Block content (a heading, a paragraph break) was added. */
   blocky = false;
 
-  constructor(private readonly hardBreak: string) {}
+  /**
+   * @param indent What every line after the first starts with, blank lines aside: the
+   *   indentation of the list items this output is in. Lines are indented as they are written,
+   *   once, not again by each enclosing item (which would copy a deep list's text once per level).
+   */
+  constructor(
+    private readonly hardBreak: string,
+    readonly indent = "",
+  ) {}
 
-  /** Appends inline content, paying owed separators first. */
+  /** Appends inline content, paying owed separators first and indenting its lines. */
   inline(text: string): void {
     if (text === "") return;
-    if (this.owed > 0 && !this.empty) {
-      this.text += this.owed === 1 && this.hard ? this.hardBreak : this.owed === 1 ? "\n" : "\n\n";
+    if (this.indent !== "" && text.includes("\n")) {
+      text = text.replace(TEXT_LINE_START, `\n${this.indent}`);
     }
-    this.owed = 0;
-    this.hard = false;
-    this.text += text;
-    this.empty = false;
+    this.append(text, this.blank && !NOT_SPACE.test(text));
+  }
+
+  /**
+   * Appends the output of a nested list, item or definition, whose lines are indented already
+   * (its `indent` starts with this one's), and which is `blank` when it is only whitespace.
+   */
+  indented(text: string, blank: boolean): void {
+    if (text !== "") this.append(text, this.blank && blank);
   }
 
   /** Appends a block with `before`/`after` newlines around it (2 = blank line). */
@@ -46,6 +61,28 @@ export class Out {
     this.inline(text);
     this.separate(after);
     this.blocky = true;
+  }
+
+  /** Appends an already indented block (see `indented`) with newlines around it. */
+  indentedBlock(text: string, blank: boolean, before = 2, after = 2): void {
+    if (text === "") return;
+    this.separate(before);
+    this.indented(text, blank);
+    this.separate(after);
+    this.blocky = true;
+  }
+
+  private append(text: string, blank: boolean): void {
+    if (this.owed > 0 && !this.empty) {
+      this.text += this.owed === 1 && this.hard ? this.hardBreak : this.owed === 1 ? "\n" : "\n\n";
+      // A blank line stays empty: only a line with text is indented.
+      if (this.indent !== "" && text.charCodeAt(0) !== NEWLINE) this.text += this.indent;
+    }
+    this.owed = 0;
+    this.hard = false;
+    this.text += text;
+    this.empty = false;
+    this.blank = blank;
   }
 
   /** Asks for at least `newlines` before the next content. */
@@ -82,3 +119,9 @@ export class Out {
     return this.text;
   }
 }
+
+/** A line break that starts a line with text: every line after the first but the blank ones. */
+const TEXT_LINE_START = /\n(?=[^\n])/g;
+/** Any character but whitespace (what `trim` keeps). */
+const NOT_SPACE = /\S/;
+const NEWLINE = 10;

@@ -92,6 +92,8 @@ interface Frame {
   href?: string;
   /** Lists: next item number, or `undefined` for bullets. */
   next?: number;
+  /** List items: `"- "` or `"3. "`. */
+  marker?: string;
   table?: TableModel;
   /** Tables: rows are inside `<thead>`. */
   inHead?: boolean;
@@ -144,8 +146,8 @@ class Renderer {
     return this.frames[0]!.out.toString().trim();
   }
 
-  private newOut(): Out {
-    return new Out(this.dialect.hardBreak);
+  private newOut(indent = ""): Out {
+    return new Out(this.dialect.hardBreak, indent);
   }
 
   private get top(): Frame {
@@ -229,7 +231,7 @@ class Renderer {
       // A list inside an item follows the item's text on the next line (a tight list).
       this.pendingSpace = false;
       this.top.out.separate(this.top.kind === "item" ? 1 : 2);
-      const frame = this.push("list", el);
+      const frame = this.push("list", el, this.top.out.indent);
       if (tag === "ol") {
         const start = Number.parseInt(attr(el, "start"), 10);
         frame.next = Number.isFinite(start) ? start : 1;
@@ -238,12 +240,19 @@ class Renderer {
     }
     if (tag === "li" && !nested) {
       this.pendingSpace = false;
-      this.push("item", el);
+      const marker = this.nextMarker(el);
+      const indent = this.top.out.indent + " ".repeat(this.dialect.itemIndent(marker));
+      this.push("item", el, indent).marker = marker;
       return true;
     }
-    if ((tag === "dt" || tag === "dd") && !nested) {
+    if (tag === "dt" && !nested) {
       this.pendingSpace = false;
-      this.push(tag === "dt" ? "term" : "definition", el);
+      this.push("term", el);
+      return true;
+    }
+    if (tag === "dd" && !nested) {
+      this.pendingSpace = false;
+      this.push("definition", el, this.top.out.indent + " ".repeat(this.dialect.definitionIndent));
       return true;
     }
     if (tag === "table") {
@@ -292,9 +301,13 @@ class Renderer {
     if (frame.out.owesLineBreak()) this.top.out.lineBreak();
   }
 
-  /** Pushes a frame for `el`. */
-  private push(kind: FrameKind, el: DomElement): Frame {
-    const frame: Frame = { kind, el, out: this.newOut() };
+  /**
+   * Pushes a frame for `el`; `indent` starts its lines after the first (lists, items and
+   * definitions carry the indentation of the items they are in; other frames' content is
+   * indented where it is added).
+   */
+  private push(kind: FrameKind, el: DomElement, indent = ""): Frame {
+    const frame: Frame = { kind, el, out: this.newOut(indent) };
     this.frames.push(frame);
     if (PREFIX_FRAMES.has(kind)) this.prefixDepth++;
     if (kind === "link") this.linkDepth++;
@@ -331,7 +344,9 @@ class Renderer {
         if (content.trim() !== "") this.addBlock(d.blockquote(content));
         return;
       case "list":
-        this.addBlock(content, this.top.kind === "item" ? 1 : 2);
+        this.pendingSpace = false;
+        if (content === "") this.top.out.separate(this.top.kind === "item" ? 1 : 2);
+        else this.top.out.indentedBlock(content, frame.out.blank, this.top.kind === "item" ? 1 : 2);
         return;
       case "item":
         this.closeItem(frame, content);
@@ -340,7 +355,7 @@ class Renderer {
         if (content.trim() !== "") this.addBlock(d.term(oneLine(content)), 2, 1);
         return;
       case "definition":
-        if (content.trim() !== "") this.addBlock(d.definition(content), 1, 2);
+        if (!frame.out.blank) this.addIndentedBlock(d.definition(content), 1, 2);
         return;
       case "table":
         this.closeTable(frame, content);
@@ -398,18 +413,20 @@ class Renderer {
     this.addBlock(lines.join("\n"));
   }
 
-  /** A list item with its marker; numbers count every item of an ordered list. */
-  private closeItem(frame: Frame, content: string): void {
+  /** The marker of list item `el`, opening: numbers count every item of an ordered list. */
+  private nextMarker(el: DomElement): string {
     const list = this.top.kind === "list" ? this.top : undefined;
-    let marker = "- ";
-    if (list?.next !== undefined) {
-      const value = Number.parseInt(attr(frame.el!, "value"), 10);
-      const number = Number.isFinite(value) ? value : list.next;
-      list.next = number + 1;
-      marker = `${number}. `;
-    }
-    if (content.trim() === "") return;
-    this.addBlock(this.dialect.listItem(content, marker), 1, 1);
+    if (list?.next === undefined) return "- ";
+    const value = Number.parseInt(attr(el, "value"), 10);
+    const number = Number.isFinite(value) ? value : list.next;
+    list.next = number + 1;
+    return `${number}. `;
+  }
+
+  /** A list item with its marker, unless it holds nothing. */
+  private closeItem(frame: Frame, content: string): void {
+    if (frame.out.blank) return;
+    this.addIndentedBlock(this.dialect.listItem(content, frame.marker!), 1, 1);
   }
 
   /** A data table through the dialect, or a layout table's cells as blocks. */
@@ -435,6 +452,12 @@ class Renderer {
     this.pendingSpace = false;
     if (text === "") this.top.out.separate(before);
     else this.top.out.block(text, before, after);
+  }
+
+  /** Adds a block of text, indented already (see `Out.indented`), to the current frame. */
+  private addIndentedBlock(text: string, before: number, after: number): void {
+    this.pendingSpace = false;
+    this.top.out.indentedBlock(text, false, before, after);
   }
 
   /** A block element starts or ends: the next content goes on a new paragraph. */
@@ -531,16 +554,4 @@ class Renderer {
 export function oneLine(content: string): string {
   if (!content.includes("\n")) return content.trim(); // no line to join: only the ends go
   return content.replace(WHITESPACE_RUN, (run) => (run.includes("\n") ? " " : run)).trim();
-}
-
-/** A line break that starts a line with text: every line after the first but the blank ones. */
-const TEXT_LINE_START = /\n(?=[^\n])/g;
-
-/**
- * `text` with every line after the first indented by `width` spaces, blank lines left empty. One
- * native pass: nested list items are indented once per level, so a split and join per level
- * cost the depth times the text.
- */
-export function indentAfterFirst(text: string, width: number): string {
-  return text.replace(TEXT_LINE_START, `\n${" ".repeat(width)}`);
 }

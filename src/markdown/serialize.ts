@@ -9,7 +9,7 @@ import type { DomElement } from "../extract/dom.js";
 import { longestRun } from "./code.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
 import { escapeMarkdown, markdownUrl } from "./escape.js";
-import { indentAfterFirst, oneLine, render } from "./render.js";
+import { oneLine, render } from "./render.js";
 import { type TableModel, tableGrid } from "./table.js";
 
 /** Emphasis delimiters. */
@@ -59,8 +59,11 @@ export const markdownDialect: Dialect = {
   },
 
   listItem(content, marker) {
-    // The marker holds no line break: indenting the content alone copies it once less.
-    return `${marker}${indentAfterFirst(content, marker.length)}`;
+    return `${marker}${content}`;
+  },
+
+  itemIndent(marker) {
+    return marker.length;
   },
 
   term(content) {
@@ -68,8 +71,10 @@ export const markdownDialect: Dialect = {
   },
 
   definition(content) {
-    return `: ${indentAfterFirst(content, 2)}`;
+    return `: ${content}`;
   },
+
+  definitionIndent: 2,
 
   table(table) {
     return gfmTable(table);

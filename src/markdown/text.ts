@@ -6,7 +6,7 @@
 
 import type { DomElement } from "../extract/dom.js";
 import type { Dialect, RenderOptions } from "./dialect.js";
-import { indentAfterFirst, oneLine, render } from "./render.js";
+import { oneLine, render } from "./render.js";
 import { tableGrid } from "./table.js";
 
 /** Spaces before the lines of a list item after its first (nested lists step in by this). */
@@ -24,9 +24,11 @@ export const textDialect: Dialect = {
   image: () => "",
   codeBlock: (code) => code,
   blockquote: (content) => content,
-  listItem: (content) => indentAfterFirst(content, ITEM_INDENT),
+  listItem: (content) => content,
+  itemIndent: () => ITEM_INDENT,
   term: (content) => content,
   definition: (content) => content,
+  definitionIndent: 0,
   table: (table) =>
     tableGrid(table, oneLine)
       .map((cells) => cells.join("\t").trimEnd())

@@ -133,6 +133,24 @@ describe("lists", () => {
     expect(md("<ol><li>a</li><li> </li><li>c</li></ol>")).toBe("1. a\n3. c");
   });
 
+  it("indents what an item holds under it at every depth: breaks, code, quotes, definitions, tables", () => {
+    const html = `<body><ol start="9"><li>Nine<br>after a break<ul><li>Deep<pre><code>
+
+first line after blank ones
+  indented
+
+last</code></pre><blockquote><p>Quoted</p><ul><li>In quote<ul><li>Deeper in quote</li></ul></li></ul></blockquote></li>
+<li value="20"><dl><dt>Term</dt><dd>Definition<ul><li>In a definition<br>broken</li></ul></dd></dl></li><li>   </li></ul></li>
+<li><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></li></ol></body>`;
+    // Blank lines stay empty, in code too; a quote's lines are prefixed, then indented.
+    expect(md(html)).toBe(
+      "9. Nine  \n   after a break\n   - Deep\n\n     ```\n\n     first line after blank ones\n       indented\n\n     last\n     ```\n\n     > Quoted\n     >\n     > - In quote\n     >   - Deeper in quote\n   - **Term**\n     : Definition\n\n       - In a definition  \n         broken\n10. | A | B |\n    | --- | --- |\n    | 1 | 2 |",
+    );
+    expect(text(html)).toBe(
+      "Nine\n  after a break\n  Deep\n\n\n    first line after blank ones\n      indented\n\n    last\n\n    Quoted\n\n    In quote\n      Deeper in quote\n  Term\n    Definition\n\n    In a definition\n      broken\nA\tB\n  1\t2",
+    );
+  });
+
   it("drops markers in plain text and indents nested items", () => {
     expect(text("<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>")).toBe("a\n  b\nc");
   });
