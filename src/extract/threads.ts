@@ -50,8 +50,11 @@ interface Posts {
  * if (pageType === "page" && looksLikeThread(body, measureText(body))) pageType = "forum";
  */
 export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
-  const total = stats.get(body)?.chars ?? 0;
-  const thread = total > 0 ? threadPosts(body, stats) : undefined;
+  const measured = stats.get(body);
+  const total = measured?.chars ?? 0;
+  // Writers' names are linked text: a page without any is no thread, and is not searched.
+  const linked = (measured?.linkChars ?? 0) > 0;
+  const thread = linked ? threadPosts(body, stats) : undefined;
   if (thread === undefined) return false;
   return (
     thread.chars >= total * MIN_THREAD_SHARE && thread.links < thread.chars * MAX_POST_LINK_SHARE

@@ -58,6 +58,16 @@ describe("looksLikeThread", () => {
     expect(blog).not.toContain("Answer wrote");
   });
 
+  it("takes writers linked by their pictures, but does not search a page without linked text", () => {
+    const avatars = thread().replace(
+      /<a href="(\/people\/\w+)">\w+<\/a>/g,
+      '<a href="$1"><img src="/a.png" alt=""></a>',
+    );
+    expect(avatars).not.toBe(thread());
+    expect(isThread(avatars)).toBe(true);
+    expect(isThread(avatars.replace('<a href="/">Home</a>', "Home"))).toBe(false);
+  });
+
   it("knows writers by the usual profile addresses", () => {
     for (const profile of [
       (who: string) => `https://example.com/u/${who}`,
