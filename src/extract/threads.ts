@@ -1,5 +1,5 @@
 /**
- * Tells a discussion thread by its shape, whatever its address or software: most of the page's
+ * Tells a discussion thread by its shape, whatever its address or software: much of the page's
  * text sits in three or more sibling blocks of one kind, written by at least two people (each
  * block links to its writer's profile), with little of their text in links. Teaser cards with
  * bylines are mostly linked titles, and an article's comments are rarely most of its page.
@@ -32,7 +32,7 @@ const MAX_POST_LINK_SHARE = 0.25;
  * an author box, are one long article and a few short blocks.
  */
 const MAX_POST_SHARE = 0.6;
-/** Most profile links and levels climbed: a page of thousands of users is no thread. */
+/** Most profile links read, and levels climbed from each: bounds for a page of thousands. */
 const MAX_PROFILE_LINKS = 2000;
 const MAX_CLIMB = 40;
 
@@ -43,8 +43,8 @@ interface Posts {
 }
 
 /**
- * True when most of `body`'s text is posts of a thread (as `stats`, a measurement of `body`,
- * counts it).
+ * True when much of `body`'s text (MIN_THREAD_SHARE) is posts of a thread, as `stats`, a
+ * measurement of `body`, counts it.
  *
  * @example
  * if (pageType === "page" && looksLikeThread(body, measureText(body))) pageType = "forum";
