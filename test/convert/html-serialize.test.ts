@@ -220,6 +220,25 @@ describe("links and images", () => {
 describe("text and whitespace", () => {
   it("collapses whitespace like a browser, NBSP included", () => {
     expect(md("<p>  a \n\t b&nbsp;&nbsp;c  </p>")).toBe("a b c");
+    // Each kind of run alone in a text: spaces only, a lone tab, newline or NBSP, a hidden one.
+    for (const run of [
+      "  ",
+      "   ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\f",
+      "&nbsp;",
+      " &shy;",
+      "&#8203; ",
+      "&#8288;",
+      "&#65279;",
+    ]) {
+      expect(md(`<p>one${run}two</p>`), JSON.stringify(run)).toMatch(/^one ?two$/);
+      expect(md(`<p>one${run}two</p>`), JSON.stringify(run)).not.toMatch(
+        /\s{2}|[\u00ad\u200b\u2060\ufeff]/,
+      );
+    }
   });
 
   it("drops invisible characters, and joiners that join nothing (Webflow's empty paragraphs)", () => {
