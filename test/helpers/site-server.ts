@@ -4,7 +4,8 @@
  * robots.txt with Sitemap lines and a Disallow, a sitemap index with a nested index, a gzip file
  * and a gzip-encoded one, duplicate URLs (fragments, session ids), links to another host, to a
  * subdomain and to private addresses; reached as 127.0.0.1 it is the same site under that name. `big.test` has a sitemap over the per-file URL cap,
- * `deep.test` indexes nested past the depth cap. Every request is counted by host and path.
+ * `deep.test` indexes nested past the depth cap, and `slow.test` never answers (a request waits
+ * until the server closes). Every request is counted by host and path.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import zlib from "node:zlib";
@@ -182,6 +183,7 @@ export async function startSiteServer(): Promise<SiteServer> {
     const path = (req.url ?? "/").split("?")[0]!;
     const key = `${host} ${path}`;
     hits.set(key, (hits.get(key) ?? 0) + 1);
+    if (host === "slow.test") return; // held open: close() ends it
     const route = routes(host, path);
     if (!route) {
       res.writeHead(404, { "content-type": "text/plain" });
