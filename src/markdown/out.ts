@@ -39,11 +39,7 @@ export class Out {
 
   /** Appends inline content, paying owed separators first and indenting its lines. */
   inline(text: string): void {
-    if (text === "") return;
-    if (this.indent !== "" && text.includes("\n")) {
-      text = text.replace(TEXT_LINE_START, `\n${this.indent}`);
-    }
-    this.append(text, this.blank && !NOT_SPACE.test(text));
+    if (text !== "") this.append(this.indentLines(text), this.blank && !NOT_SPACE.test(text));
   }
 
   /**
@@ -56,11 +52,7 @@ export class Out {
 
   /** Appends a block with `before`/`after` newlines around it (2 = blank line). */
   block(text: string, before = 2, after = 2): void {
-    if (text === "") return;
-    this.separate(before);
-    this.inline(text);
-    this.separate(after);
-    this.blocky = true;
+    this.indentedBlock(this.indentLines(text), !NOT_SPACE.test(text), before, after);
   }
 
   /** Appends an already indented block (see `indented`) with newlines around it. */
@@ -70,6 +62,12 @@ export class Out {
     this.indented(text, blank);
     this.separate(after);
     this.blocky = true;
+  }
+
+  /** `text` with its lines after the first indented, blank ones aside. */
+  private indentLines(text: string): string {
+    if (this.indent === "" || !text.includes("\n")) return text;
+    return text.replace(TEXT_LINE_START, `\n${this.indent}`);
   }
 
   private append(text: string, blank: boolean): void {

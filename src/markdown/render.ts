@@ -349,9 +349,7 @@ class Renderer {
         if (content.trim() !== "") this.addBlock(d.blockquote(content));
         return;
       case "list":
-        this.pendingSpace = false;
-        if (content === "") this.top.out.separate(this.top.kind === "item" ? 1 : 2);
-        else this.top.out.indentedBlock(content, frame.out.blank, this.top.kind === "item" ? 1 : 2);
+        this.addIndentedBlock(content, frame.out.blank, this.top.kind === "item" ? 1 : 2);
         return;
       case "item":
         this.closeItem(frame, content);
@@ -360,7 +358,7 @@ class Renderer {
         if (content.trim() !== "") this.addBlock(d.term(oneLine(content)), 2, 1);
         return;
       case "definition":
-        if (!frame.out.blank) this.addIndentedBlock(d.definition(content), 1, 2);
+        if (!frame.out.blank) this.addIndentedBlock(d.definition(content), false, 1, 2);
         return;
       case "table":
         this.closeTable(frame, content);
@@ -431,7 +429,7 @@ class Renderer {
   /** A list item with its marker, unless it holds nothing. */
   private closeItem(frame: Frame, content: string): void {
     if (frame.out.blank) return;
-    this.addIndentedBlock(this.dialect.listItem(content, frame.marker!), 1, 1);
+    this.addIndentedBlock(this.dialect.listItem(content, frame.marker!), false, 1, 1);
   }
 
   /** A data table through the dialect, or a layout table's cells as blocks. */
@@ -460,9 +458,10 @@ class Renderer {
   }
 
   /** Adds a block of text, indented already (see `Out.indented`), to the current frame. */
-  private addIndentedBlock(text: string, before: number, after: number): void {
+  private addIndentedBlock(text: string, blank: boolean, before: number, after = 2): void {
     this.pendingSpace = false;
-    this.top.out.indentedBlock(text, false, before, after);
+    if (text === "") this.top.out.separate(before);
+    else this.top.out.indentedBlock(text, blank, before, after);
   }
 
   /** A block element starts or ends: the next content goes on a new paragraph. */
