@@ -20,6 +20,14 @@ describe("fetch: phase timings", () => {
     expect(r.timings.totalMs).toBeGreaterThanOrEqual(0);
   });
 
+  it("the wait for a server's answer is the first byte's, not the connection's", async () => {
+    const r = await suite.t.web.fetch(suite.server.url("/late?ms=150"), { cache: false });
+    expectPhases(r, PHASES);
+    // A lower bound only: a busy machine can make any phase longer, never shorter.
+    expect(r.timings.firstByteMs).toBeGreaterThanOrEqual(140);
+    expect(r.timings.totalMs).toBeGreaterThanOrEqual(r.timings.firstByteMs!);
+  });
+
   it("a host name resolved through the guard, and a redirect chain, have them too", async () => {
     const r = await suite.t.web.fetch(suite.server.url("/redirect?n=2", "timings.test"), {
       cache: false,

@@ -324,6 +324,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       );
       res.on("close", () => clearInterval(timer));
     },
+    "/late": (_req, res, url) => {
+      // Headers only after `ms` milliseconds: a server that thinks before it answers.
+      const ms = Number(url.searchParams.get("ms") ?? 100);
+      const timer = setTimeout(() => send(res, 200, "text/plain", "late"), ms);
+      res.on("close", () => clearTimeout(timer));
+    },
     "/hang": () => {
       // No status line, ever.
     },
