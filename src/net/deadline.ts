@@ -4,8 +4,6 @@
  */
 import { WebFetchError } from "../errors.js";
 
-/** How long past the deadline a waiting stage keeps the process alive for its timer to fire. */
-const HOLD_SLACK_MS = 100;
 /** Node's longest timer; a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -20,8 +18,6 @@ export class Deadline {
   #parent: { signal: AbortSignal; onAbort: () => void } | undefined;
   /** Stages racing the deadline: each is told when it passes. */
   readonly #waiting = new Set<() => void>();
-  /** Keeps the process alive while a stage waits (see race). */
-  #hold: NodeJS.Timeout | undefined;
 
   /**
    * A deadline `timeoutMs` from now, cancelled early when `parent` aborts. Its own timer and one
@@ -32,22 +28,22 @@ export class Deadline {
     this.timeoutMs = timeoutMs;
     this.#endsAt = Date.now() + timeoutMs;
     this.signal = this.#controller.signal;
-    this.signal.addEventListener("abort", () => this.#passed(), { once: true });
-    // Like AbortSignal.timeout(), the timer does not keep Node alive (race's hold does).
+    // Like AbortSignal.timeout(), the timer does not keep Node alive, except while a stage
+    // waits (see race).
     this.#timer = setTimeout(
       () => {
         this.#timedOut = true;
         this.#detach();
-        this.#controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+        this.#abort(new DOMException("The operation timed out.", "TimeoutError"));
       },
       Math.min(timeoutMs, MAX_TIMER_MS),
     ).unref();
     if (parent?.aborted) {
-      this.#controller.abort(parent.reason);
+      this.#abort(parent.reason);
     } else if (parent) {
       const onAbort = () => {
         this.#detach();
-        this.#controller.abort(parent.reason);
+        this.#abort(parent.reason);
       };
       this.#parent = { signal: parent, onAbort };
       parent.addEventListener("abort", onAbort, { once: true });
@@ -99,14 +95,14 @@ export class Deadline {
     }
     return new Promise<T>((resolve, reject) => {
       const onPassed = () => reject(this.#abortError());
+      // The deadline's timer keeps Node alive while any stage waits, so a stage waiting on work
+      // that holds no handle of its own still ends, with TIMEOUT, instead of the process exiting
+      // silently under it.
+      if (this.#waiting.size === 0) this.#timer.ref();
       this.#waiting.add(onPassed);
-      // The deadline's own timer does not keep Node alive; this one does while any stage
-      // waits, so a stage waiting on work that holds no handle of its own still ends, with
-      // TIMEOUT, instead of the process exiting silently under it.
-      this.#hold ??= setTimeout(() => {}, Math.min(this.remaining() + HOLD_SLACK_MS, MAX_TIMER_MS));
       const settled = () => {
         this.#waiting.delete(onPassed);
-        if (this.#waiting.size === 0) this.#release();
+        if (this.#waiting.size === 0) this.#timer.unref();
       };
       promise.then(
         (value) => {
@@ -150,18 +146,15 @@ export class Deadline {
     return this.expired ? this.timeoutError() : abortError(this.signal.reason);
   }
 
-  /** The deadline passed or the caller cancelled: every waiting stage is told. */
-  #passed(): void {
+  /**
+   * Aborts the signal, then tells every waiting stage. The controller is this deadline's own, so
+   * this is the only way its signal aborts.
+   */
+  #abort(reason: unknown): void {
+    this.#controller.abort(reason);
     const waiting = [...this.#waiting];
     this.#waiting.clear();
-    this.#release();
     for (const onPassed of waiting) onPassed();
-  }
-
-  #release(): void {
-    if (this.#hold === undefined) return;
-    clearTimeout(this.#hold);
-    this.#hold = undefined;
   }
 
   #detach(): void {

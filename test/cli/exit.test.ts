@@ -129,6 +129,28 @@ describe("a bare library script", { timeout: TEST_TIMEOUT_MS }, () => {
     expect(r.stdout).toContain("error: CONNECT_FAILED");
   });
 
+  it("ends a stage that waits on work holding nothing alive with TIMEOUT, not a silent exit", async () => {
+    const deadline = pathToFileURL(join(process.cwd(), "dist/net/deadline.js")).href;
+    const waits = `
+      import { Deadline } from ${JSON.stringify(deadline)};
+      const deadline = new Deadline(300);
+      try {
+        await deadline.race(new Promise(() => {}));
+      } catch (error) {
+        console.log("first:", error.code);
+      }
+      // A second wait, after the first ended, holds the process again.
+      const again = new Deadline(300);
+      await again.race(Promise.resolve()).then(() => again.race(new Promise(() => {}))).catch(
+        (error) => console.log("second:", error.code),
+      );
+    `;
+    const r = await node(["--input-type=module", "-e", waits]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("first: TIMEOUT");
+    expect(r.stdout).toContain("second: TIMEOUT");
+  });
+
   it("converts HTML on threads when the host was started with --input-type (stdin script)", async () => {
     const r = await node(["--input-type=module"], { input: script(page("/article")) });
     expect(r.stderr).not.toContain("PARSE_ERROR");
