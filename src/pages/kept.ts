@@ -3,7 +3,7 @@
  * after a cut result. Only a small descriptor is kept here: the content itself stays in the
  * cache (or in `saveDir`), so nothing is held twice and the cache's byte bound still holds.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { CachedPage } from "../cache/store.js";
 import { WebFetchError } from "../errors.js";
@@ -62,7 +62,7 @@ export function unknownPageId(ref: string): WebFetchError {
  * options keeps one id (and a shared cache would give every process the same id).
  */
 export function pageId(key: string): string {
-  return `p_${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
+  return `p_${hash("sha256", key, "hex").slice(0, 12)}`;
 }
 
 /** A bounded map of kept pages by id, and of the latest id by URL. */
@@ -75,12 +75,15 @@ export class KeptPages {
     this.#byUrl = new LRUCache({ max });
   }
 
-  remember(page: KeptPage): void {
+  /** Keeps `page` as the latest of its id and URL, and returns it as kept. */
+  remember(page: KeptPage): KeptPage {
     const previous = this.#byId.get(page.id);
     // A page saved before keeps its file when a cache hit brings it back without saving.
     const savedPath = page.savedPath ?? previous?.savedPath;
-    this.#byId.set(page.id, savedPath ? { ...page, savedPath } : page);
+    const kept = savedPath ? { ...page, savedPath } : page;
+    this.#byId.set(page.id, kept);
     this.#byUrl.set(page.url, page.id);
+    return kept;
   }
 
   byId(id: string): KeptPage | undefined {

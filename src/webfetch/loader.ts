@@ -175,8 +175,7 @@ export class PageLoader {
       },
       meta,
     };
-    this.kept.remember(kept);
-    return this.kept.byId(kept.id) ?? kept;
+    return this.kept.remember(kept);
   }
 }
 
