@@ -51,6 +51,8 @@ export function cutPoint(text: string, start: number, limit: number): number {
   const floor = start + Math.floor((limit - start) * MIN_KEEP);
   const window = text.slice(floor, limit);
   for (const boundary of ["\n\n", "\n", " "]) {
+    // A forward search is several times faster than a backward one that finds nothing.
+    if (!window.includes(boundary)) continue;
     const at = window.lastIndexOf(boundary);
     if (at > 0) return floor + at + boundary.length;
   }
