@@ -297,12 +297,28 @@ function declaredKind(essence: string | undefined): ContentKind | undefined {
   return undefined;
 }
 
+/** A pattern as the bytes it matches, -1 where any byte does. */
+type PatternBytes = readonly number[];
+
+/** A signature's pattern as bytes ("?" in a string pattern: any byte). */
+function patternBytes(pattern: string | readonly number[]): PatternBytes {
+  if (typeof pattern !== "string") return pattern;
+  return Array.from(pattern, (char) => (char === "?" ? -1 : char.charCodeAt(0)));
+}
+
+/** The signatures with their patterns as bytes, in order. */
+const COMPILED: readonly { sig: Signature; offset: number; bytes: PatternBytes }[] = SIGNATURES.map(
+  (sig) => ({ sig, offset: sig.offset ?? 0, bytes: patternBytes(sig.pattern) }),
+);
+const WEAK_COMPILED = WEAK_SIGNATURES.map((weak) => ({ weak, bytes: patternBytes(weak.prefix) }));
+
 /** The first signature the bytes match (PDF also a bit later when declared as PDF). */
 function matchMagic(bytes: Uint8Array, declared: string | undefined): Signature | undefined {
-  const found = SIGNATURES.find((sig) => matches(bytes, sig.pattern, sig.offset ?? 0));
-  if (found) return found;
-  for (const weak of WEAK_SIGNATURES) {
-    if (!matches(bytes, weak.prefix, 0)) continue;
+  for (const { sig, offset, bytes: pattern } of COMPILED) {
+    if (matches(bytes, pattern, offset)) return sig;
+  }
+  for (const { weak, bytes: prefix } of WEAK_COMPILED) {
+    if (!matches(bytes, prefix, 0)) continue;
     const nul = weak.nulAt.length > 0 ? weak.nulAt.every((i) => bytes[i] === 0) : hasNul(bytes, 64);
     if (nul) return { mime: weak.mime, pattern: weak.prefix };
   }
@@ -313,13 +329,12 @@ function matchMagic(bytes: Uint8Array, declared: string | undefined): Signature 
   return undefined;
 }
 
-/** True when `pattern` occurs in `bytes` at `offset` ("?" in a string pattern: any byte). */
-function matches(bytes: Uint8Array, pattern: string | readonly number[], offset: number): boolean {
+/** True when `pattern` occurs in `bytes` at `offset`. */
+function matches(bytes: Uint8Array, pattern: PatternBytes, offset: number): boolean {
   if (bytes.length < offset + pattern.length) return false;
   for (let i = 0; i < pattern.length; i++) {
-    const want = typeof pattern === "string" ? pattern.charCodeAt(i) : pattern[i];
-    if (typeof pattern === "string" && want === 0x3f) continue;
-    if (bytes[offset + i] !== want) return false;
+    const want = pattern[i]!;
+    if (want !== -1 && bytes[offset + i] !== want) return false;
   }
   return true;
 }
@@ -341,18 +356,17 @@ function latinHead(bytes: Uint8Array, max: number): string {
  * the first 4 KB. TAB, LF, FF, CR and ESC (ISO-2022-JP) are text.
  */
 function looksBinary(bytes: Uint8Array, declaredText: boolean): boolean {
-  const sample = bytes.subarray(0, SNIFF_BYTES);
+  const length = Math.min(bytes.length, SNIFF_BYTES);
   let nul = 0;
   let control = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const b = sample[i]!;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x20) continue;
     if (b === 0) nul++;
-    else if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) {
-      control++;
-    }
+    else if (b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) control++;
   }
-  const nulLimit = declaredText ? sample.length * NUL_SHARE_DECLARED_TEXT : 0;
-  return nul > nulLimit || control > sample.length * CONTROL_SHARE;
+  const nulLimit = declaredText ? length * NUL_SHARE_DECLARED_TEXT : 0;
+  return nul > nulLimit || control > length * CONTROL_SHARE;
 }
 
 /** Decoders of the head, made once: decoding without `stream` keeps no state between calls. */
