@@ -114,9 +114,11 @@ export function parseTargetUrl(input: string): ParsedTarget {
  * normalizeUrl(new URL("HTTPS://Example.com:443/a?b=2&a=1#top"))  // "https://example.com/a?b=2&a=1"
  */
 export function normalizeUrl(url: URL): string {
-  const copy = new URL(url.href);
-  copy.hash = "";
-  return copy.href;
+  // An http(s) URL serializes every other "#" percent-encoded, so the first one starts the
+  // fragment (even an empty one, "…/#").
+  const { href } = url;
+  const hash = href.indexOf("#");
+  return hash === -1 ? href : href.slice(0, hash);
 }
 
 /** True when the raw input has userinfo: any `@` in the authority, even an empty `http://@host/`. */

@@ -212,6 +212,8 @@ describe("normalizeUrl", () => {
     ["http://example.com/?", "http://example.com/?"],
     ["http://example.com/a/../b/./c", "http://example.com/b/c"],
     ["http://[::FFFF:127.0.0.1]/", "http://[::ffff:7f00:1]/"],
+    ["http://example.com/a?b=#c#d", "http://example.com/a?b="],
+    ["http://example.com/a%23b?q=%23#f", "http://example.com/a%23b?q=%23"],
   ])("%s → %s", (input, expected) => {
     expect(normalizeUrl(new URL(input))).toBe(expected);
   });
