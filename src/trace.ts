@@ -42,12 +42,22 @@ export const SPANS = {
  * @example
  * await inSpan(SPANS.fetch, { "url.full": url }, (span) => fetchIt(span));
  */
-export async function inSpan<T>(
+export function inSpan<T>(
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
+  // Without a registered host, `work`'s own promise is the answer: no wrapper, no extra turn.
   if (!(OTEL_GLOBAL in globalThis)) return work(NOOP_SPAN);
+  return inRecordedSpan(name, attributes, work);
+}
+
+/** inSpan once a host has registered something with the OpenTelemetry API. */
+async function inRecordedSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   const { SpanStatusCode, trace } = await import("@opentelemetry/api");
   return trace
     .getTracer("webfetch", VERSION)
