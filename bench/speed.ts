@@ -1,6 +1,6 @@
 /**
  * Speed toward the floor, every figure beside its peer or floor measured in the same run:
- * - fetch overhead: web.fetch() against a bare undici request of the same URL;
+ * - fetch overhead: web.fetch() against a bare undici request of the same URL (needs dist/);
  * - cold start: the CLI and the MCP server against `node -e 0` (needs dist/: npm run build);
  * - big pages: conversion time by size and shape, and a huge feed within the thread heap.
  * Extraction throughput against Readability is in `npm run bench:quality`, the service's

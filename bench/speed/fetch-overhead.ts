@@ -1,8 +1,10 @@
 /**
  * Fetch overhead: `web.fetch()` of a 100 KB text page and of a 100 KB HTML page over loopback,
  * cache off, against a bare undici `request` of the same URL (its body read as text), in one
- * process with the server. Rounds alternate the two so a busy machine slows both alike; each
- * figure is the median over rounds of the mean of one round's sequential requests.
+ * process with the server. webfetch is the compiled package in dist/, as users run it (so run
+ * `npm run build` first). Rounds alternate the variants, in reverse order every other round so
+ * that none always follows the same one (a round pays for some of the garbage of the one before);
+ * each figure is the median over rounds of the mean of one round's sequential requests.
  *
  * Where the time goes, from the result's own phase timings (guard, first byte, conversion with
  * its hand-off) and from variants run in the same rounds: the default logger against a silent
@@ -15,20 +17,32 @@
  * Run: node --import tsx bench/speed/fetch-overhead.ts   (or npm run bench:speed)
  */
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
 import { Agent, request } from "undici";
-import { convertBody } from "../../src/convert/index.js";
-import { silentLogger } from "../../src/log.js";
+import type * as Convert from "../../src/convert/index.js";
+import type * as Log from "../../src/log.js";
 import type { Timings } from "../../src/result.js";
-import { createWebFetch } from "../../src/webfetch/index.js";
+import type * as Instance from "../../src/webfetch/index.js";
 import { testLookup } from "../../test/helpers/fixture-server.js";
 import { median } from "../stats.js";
 import { markdownTable } from "./table.js";
 
-const ROUNDS = 9;
+const ROUNDS = 15;
+/** The compiled package. */
+const DIST = new URL("../../dist/", import.meta.url);
+
+/** A module of the compiled package, typed as its source. */
+async function compiled<T>(path: string): Promise<T> {
+  const url = new URL(path, DIST);
+  if (!existsSync(fileURLToPath(url))) {
+    throw new Error(`${fileURLToPath(url)} is missing: run \`npm run build\` first`);
+  }
+  return (await import(url.href)) as T;
+}
 /** Sequential requests per round: fewer of HTML, whose conversion takes most of a fetch. */
 const PER_ROUND: Record<string, number> = { "/text": 100, "/html": 20 };
 const PAGE_BYTES = 100 * 1024;
@@ -71,6 +85,9 @@ async function round(variant: Variant, base: string, path: string): Promise<numb
 }
 
 export async function fetchOverheadBench(): Promise<string[][]> {
+  const { createWebFetch } = await compiled<typeof Instance>("webfetch/index.js");
+  const { silentLogger } = await compiled<typeof Log>("log.js");
+  const { convertBody } = await compiled<typeof Convert>("convert/index.js");
   const pages: Record<string, { type: string; body: string }> = {
     "/text": { type: "text/plain; charset=utf-8", body: textPage(PAGE_BYTES) },
     "/html": { type: "text/html; charset=utf-8", body: htmlPage(PAGE_BYTES) },
@@ -128,7 +145,9 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       for (const v of variants) await round(v, base, path); // warm: pools, robots.txt, JIT
       phases.length = 0;
       for (let r = 0; r < ROUNDS; r++) {
-        for (const v of variants) times.get(v.name)!.push(await round(v, base, path));
+        for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
+          times.get(v.name)!.push(await round(v, base, path));
+        }
       }
       const bare = median(times.get("bare undici request")!);
       const label = `${path.slice(1)} ${PAGE_BYTES / 1024} KB`;
