@@ -480,9 +480,16 @@ function isJson(head: Head, bytes: Uint8Array): boolean {
   }
 }
 
+/**
+ * What a URL holding one of those extensions must contain (the parser drops tabs and newlines
+ * first), so that most URLs are not parsed for nothing.
+ */
+const EXTENSION_HINT = new RegExp(`\\.(?:${[...EXTENSION_KINDS.keys()].join("|")})`, "i");
+const TAB_OR_NEWLINE = /[\t\n\r]/g;
+
 /** Kind implied by the URL path's extension (.md, .csv...), if any. */
 function extensionKind(url: string | undefined): SniffResult | undefined {
-  if (!url) return undefined;
+  if (!url || !EXTENSION_HINT.test(url.replace(TAB_OR_NEWLINE, ""))) return undefined;
   let path: string;
   try {
     path = new URL(url).pathname;

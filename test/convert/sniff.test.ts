@@ -263,6 +263,22 @@ const CASES: Case[] = [
     "text/csv",
     "https://example.com/data.csv?x=1",
   ],
+  [
+    "text/plain .MD URL, the extension broken by a tab the parser drops",
+    utf8("# Readme"),
+    "text/plain",
+    "markdown",
+    "text/markdown",
+    "https://raw.example/x/README.M\tD",
+  ],
+  [
+    "text/plain, .md only in the host and query",
+    utf8("# Readme"),
+    "text/plain",
+    "text",
+    "text/plain",
+    "https://docs.md.example/x/readme?f=a.md",
+  ],
 
   // No usable type: sniffed.
   ["missing type, doctype", utf8("<!doctype html><p>x"), undefined, "html", "text/html"],
