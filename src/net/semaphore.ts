@@ -23,30 +23,35 @@ export class Semaphore {
    */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // A free slot is granted at once: nothing waits, so nothing listens to the signal.
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve(this.#release());
+    }
     return new Promise((resolve, reject) => {
       const grant = () => {
         signal?.removeEventListener("abort", onAbort);
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          const next = this.#waiting.shift();
-          if (next) next();
-          else this.#free++;
-        });
+        resolve(this.#release());
       };
       const onAbort = () => {
         const at = this.#waiting.indexOf(grant);
         if (at >= 0) this.#waiting.splice(at, 1);
         reject(signal?.reason);
       };
-      if (this.#free > 0) {
-        this.#free--;
-        grant();
-      } else {
-        this.#waiting.push(grant);
-        signal?.addEventListener("abort", onAbort, { once: true });
-      }
+      this.#waiting.push(grant);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
+  }
+
+  /** The release of a slot just granted: the slot goes to the next waiter, else back (once). */
+  #release(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
   }
 }
