@@ -35,8 +35,9 @@ export async function timed<T>(
 /**
  * `dispatcher`, with each request's phases added to `tally`. undici starts a request on its
  * connection (onConnect) once the socket is open, TCP and TLS done, and just before the request
- * is written; until then the time is the connection's; from then to the response's first headers
- * (onHeaders) it is the first byte's. On a kept-alive connection the first phase is about 0.
+ * is written; until then the time is the connection's; from then to the response's own headers
+ * (onHeaders with a final status, after any 103 Early Hints) it is the first byte's. On a
+ * kept-alive connection the first phase is about 0.
  *
  * The handler speaks the callbacks undici's connection and its `request` speak to each other, and
  * passes each one on as it came. Composing an interceptor instead (`dispatcher.compose`) put a
@@ -86,7 +87,7 @@ class TimedHandler implements Callbacks {
   }
 
   onHeaders(statusCode: number, headers: Buffer[], resume: () => void, text: string): boolean {
-    if (this.#sent !== undefined && !this.#answered) {
+    if (this.#sent !== undefined && !this.#answered && statusCode >= 200) {
       this.#answered = true;
       this.#tally.firstByteMs += performance.now() - this.#sent;
     }

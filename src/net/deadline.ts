@@ -152,6 +152,8 @@ export class Deadline {
    */
   #abort(reason: unknown): void {
     this.#controller.abort(reason);
+    // No stage waits any more: a cancelled deadline must not hold the process until its time.
+    this.#timer.unref();
     const waiting = [...this.#waiting];
     this.#waiting.clear();
     for (const onPassed of waiting) onPassed();

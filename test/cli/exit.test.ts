@@ -151,6 +151,21 @@ describe("a bare library script", { timeout: TEST_TIMEOUT_MS }, () => {
     expect(r.stdout).toContain("second: TIMEOUT");
   });
 
+  it("lets the process end once a caller cancels, though a stage it raced never settles", async () => {
+    const deadline = pathToFileURL(join(process.cwd(), "dist/net/deadline.js")).href;
+    // A deadline of ten minutes: held until its time, the child would be killed first.
+    const cancelled = `
+      import { Deadline } from ${JSON.stringify(deadline)};
+      const caller = new AbortController();
+      const deadline = new Deadline(600000, caller.signal);
+      deadline.race(new Promise(() => {})).catch((error) => console.log("ended:", error.name));
+      setTimeout(() => caller.abort(), 50);
+    `;
+    const r = await node(["--input-type=module", "-e", cancelled]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("ended: AbortError");
+  });
+
   it("converts HTML on threads when the host was started with --input-type (stdin script)", async () => {
     const r = await node(["--input-type=module"], { input: script(page("/article")) });
     expect(r.stderr).not.toContain("PARSE_ERROR");

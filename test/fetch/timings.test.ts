@@ -28,6 +28,12 @@ describe("fetch: phase timings", () => {
     expect(r.timings.totalMs).toBeGreaterThanOrEqual(r.timings.firstByteMs!);
   });
 
+  it("the wait after a 103 Early Hints for the response itself is the first byte's too", async () => {
+    const r = await suite.t.web.fetch(suite.server.url("/early-hints?ms=150"), { cache: false });
+    expect(r.content).toContain("hinted");
+    expect(r.timings.firstByteMs).toBeGreaterThanOrEqual(140);
+  });
+
   it("a host name resolved through the guard, and a redirect chain, have them too", async () => {
     const r = await suite.t.web.fetch(suite.server.url("/redirect?n=2", "timings.test"), {
       cache: false,

@@ -330,6 +330,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       const timer = setTimeout(() => send(res, 200, "text/plain", "late"), ms);
       res.on("close", () => clearTimeout(timer));
     },
+    "/early-hints": (_req, res, url) => {
+      // 103 Early Hints at once, the response itself after `ms` milliseconds.
+      const ms = Number(url.searchParams.get("ms") ?? 100);
+      res.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
+      const timer = setTimeout(() => send(res, 200, "text/plain", "hinted"), ms);
+      res.on("close", () => clearTimeout(timer));
+    },
     "/hang": () => {
       // No status line, ever.
     },
