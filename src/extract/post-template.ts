@@ -7,15 +7,7 @@
  */
 
 import { normalizeDate } from "./date.js";
-import {
-  attr,
-  type DomElement,
-  type DomNode,
-  isElement,
-  textOf,
-  WHITESPACE_RUN,
-  walk,
-} from "./dom.js";
+import { attr, type DomElement, type DomNode, isElement, textOf, walk } from "./dom.js";
 import { measureText } from "./stats.js";
 import { lastingClasses, threadPosts } from "./threads.js";
 
@@ -80,7 +72,7 @@ export function removePostTemplate(root: DomElement): void {
         places.push(place);
         const chars = stats.get(node)?.chars ?? 0;
         if (chars === 0 || chars > MAX_TEMPLATE_CHARS || holdsProfile.has(node)) return true;
-        const text = textOf(node).replace(WHITESPACE_RUN, " ").trim();
+        const text = textOf(node);
         if (text === "") return true;
         const label = LABEL.exec(text);
         if (label) note(`${place}|${label[1]!.toLowerCase()}:`, i, node);
