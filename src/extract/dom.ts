@@ -364,3 +364,16 @@ export function headingLevel(el: DomElement): number {
 export function isHeadingTag(tag: string): boolean {
   return tag.length === 2 && tag[0] === "h" && tag[1]! >= "1" && tag[1]! <= "6";
 }
+
+/**
+ * True for the page's header, footer, navigation or sidebar, by tag or landmark role (an
+ * article's own `<header>` answers true too: callers look at the page's level).
+ */
+export function isChromeLandmark(el: DomElement): boolean {
+  if (CHROME_LANDMARK_TAGS.has(tagOf(el))) return true;
+  const role = el.getAttribute("role")?.trim().toLowerCase();
+  return role !== undefined && CHROME_LANDMARK_ROLES.has(role);
+}
+
+const CHROME_LANDMARK_TAGS = new Set(["header", "footer", "nav", "aside"]);
+const CHROME_LANDMARK_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary"]);

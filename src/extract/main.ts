@@ -5,7 +5,8 @@
  * the siblings that look like content.
  *
  * Whatever is chosen must not lose the page: when it holds less than MIN_ROOT_SHARE of the
- * cleaned body's text and the text outside it is not nearly all links, the whole body is
+ * cleaned body's text (counted with and without the page's header, footer, navigation and
+ * sidebars outside it) and the text outside it is not nearly all links, the whole body is
  * used. And it must not pass the site's chrome off as content: a root inside the page's header
  * or footer, or a page that is nine tenths footer, gives no content at all.
  * A later extractor will replace the scoring; the guard and the interface stay.
@@ -16,6 +17,7 @@ import {
   type DomDocument,
   type DomElement,
   type DomNode,
+  isChromeLandmark,
   isElement,
   tagOf,
   walk,
@@ -109,11 +111,13 @@ function chooseRoot(
 ): DomElement {
   const bodyStats = stats.get(body);
   if (!bodyStats || bodyStats.chars === 0) return body;
-  const accept = (candidate: TextStats): boolean => isEnough(candidate, bodyStats);
+  const accept = (candidate: TextStats, el?: DomElement): boolean =>
+    isEnough(candidate, bodyStats) ||
+    (el !== undefined && isEnough(candidate, withoutChrome(body, el, stats, bodyStats)));
 
   for (const candidate of declaredRoots(body, stats)) {
     const candidateStats = stats.get(candidate);
-    if (candidateStats && accept(candidateStats)) return candidate;
+    if (candidateStats && accept(candidateStats, candidate)) return candidate;
   }
 
   const members = bestBlock(body, stats, wrappers);
@@ -132,6 +136,33 @@ function chooseRoot(
   const wrapper = document.createElement("div");
   for (const el of members) wrapper.appendChild(el);
   return wrapper;
+}
+
+/**
+ * The body's text without the page's chrome that lies outside `el`: its header, footer,
+ * navigation and sidebars (`<aside>`, `role=complementary`) are not content a root could have
+ * left out. A news article's live feed in the sidebar can outweigh the article itself.
+ */
+function withoutChrome(
+  body: DomElement,
+  el: DomElement,
+  stats: StatsMap,
+  bodyStats: TextStats,
+): TextStats {
+  let chars = bodyStats.chars;
+  let linkChars = bodyStats.linkChars;
+  walk(body, (node) => {
+    if (!isElement(node) || node === el) return false;
+    if (!isChromeLandmark(node)) return true;
+    if (contains(node, el)) return true;
+    const s = stats.get(node);
+    if (s) {
+      chars -= s.chars;
+      linkChars -= s.linkChars;
+    }
+    return false;
+  });
+  return { chars, linkChars, commas: 0 };
 }
 
 /** The "not too little" rule: enough of the body's text, or what is left out is all but links. */

@@ -13,6 +13,7 @@ import {
   type DomNode,
   hasDescendant,
   headingLevel,
+  isChromeLandmark,
   isElement,
   tagOf,
   textOf,
@@ -191,8 +192,8 @@ function scoreCandidates(
 /** Text added by moving up one level must have at most this link share to count as prose. */
 const PROSE_EXPANSION_LINK_SHARE = 0.25;
 /**
- * …and once the block holds this share of the body's text, only through wrappers that add no
- * text, and then only the siblings before it join (see expandOverProse).
+ * …and once the block holds this share of the body's text, only through wrappers that add less
+ * than MIN_PARAGRAPH_CHARS, and then only the siblings before it join (see expandOverProse).
  */
 const EXPANDED_ENOUGH_SHARE = 0.5;
 /** Moving up stops before an ancestor holding this share of the body's text (the page). */
@@ -204,8 +205,9 @@ const MAX_EXPANDED_SHARE = 0.85;
  * A table that scored best (its cells are many short paragraphs) is never the whole story: the
  * prose around it is taken however much of the page the table holds.
  *
- * A block that already holds enough of the page still moves up through wrappers that add no
- * text, since they change nothing in it. At the level where siblings appear, only those before
+ * A block that already holds enough of the page still moves up through wrappers that add less
+ * text than a paragraph (none, or a "Read more" link over a folded story), since they change
+ * next to nothing in it. At the level where siblings appear, only those before
  * it may join: an article's lead (its intro, its first headings) sits before a wrapped body,
  * as does a body a stray unclosed tag swallowed the rest of the page into; what follows a
  * block that big is the page's after-matter (the author's bio, an ad, related posts).
@@ -231,24 +233,16 @@ function expandOverProse(
     const addedLinks = p.linkChars - n.linkChars;
     if (!topIsTable && n.chars >= bodyChars * EXPANDED_ENOUGH_SHARE) {
       // Never into the page's header or footer, whose siblings would pass for a lead.
-      if (added > 0 || isLandmarkOfChrome(parent)) break;
+      if (added >= MIN_PARAGRAPH_CHARS || isChromeLandmark(parent)) break;
       leadOnly = true;
+      node = parent;
+      continue;
     }
     if (added > 0 && addedLinks > added * PROSE_EXPANSION_LINK_SHARE) break;
     node = parent;
   }
   return { top: node, leadOnly };
 }
-
-/** True for the page's header, footer, navigation or sidebar, by tag or role. */
-function isLandmarkOfChrome(el: DomElement): boolean {
-  if (CHROME_LANDMARKS.has(tagOf(el))) return true;
-  const role = el.getAttribute("role")?.trim().toLowerCase();
-  return role === "banner" || role === "contentinfo" || role === "navigation";
-}
-
-/** Tags of the page's chrome. */
-const CHROME_LANDMARKS = new Set(["header", "footer", "nav", "aside"]);
 
 /**
  * True when `el` is a table, or holds nothing but one (a responsive wrapper). A best block

@@ -62,6 +62,26 @@ describe("extract: main", () => {
     expect(content).toContain("Real is a sentence");
   });
 
+  it("takes a declared article over a sidebar's live feed that outweighs it", () => {
+    const feed = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<li><span>12:${i}</span> <a href="/live/${i}">Update ${i}</a> <p>A short note on event ${i}, with a comma, as a live feed gives it.</p></li>`,
+    );
+    const html = `<body><div role="main"><article><h1>Earthquake</h1>${prose("Story", 6)}</article>
+      <aside><div class="live"><a href="/live">Live</a><ul>${feed.join("")}</ul></div></aside></div></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Story is a sentence");
+    expect(content).not.toContain("event 3,");
+  });
+
+  it("falls back to the body when the text beside a small declared article is not chrome", () => {
+    const html = `<body><article><p>Short teaser of a story, with a comma.</p></article><div>${prose("Real", 6)}</div>
+      <aside><p>Sidebar.</p></aside></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Real is a sentence");
+  });
+
   it("takes a dominant article among several, but all articles of a listing", () => {
     const dominant = `<body><article>${prose("Main", 8)}</article><article><p>Teaser one.</p></article></body>`;
     expect(convertHtml(dominant).content).not.toContain("Teaser");
@@ -539,6 +559,20 @@ git init</code></pre>
       <div class="column"><h1>Tipping guide</h1>${prose("Lead", 2)}
       <div class="embed"><div class="richtext">${prose("Body", 4)}${prose("More", 4)}</div></div>
       <div class="card"><p>Jane Doe runs a cleaning company in Denver. She holds an MBA and writes about small business, service and money.</p></div>
+      </div><footer><p>Copyright.</p></footer></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Lead is a sentence");
+    expect(content).toContain("More is a sentence");
+    expect(content).not.toContain("Jane Doe");
+  });
+
+  it("takes the lead before a body wrapped with a 'Read more' link, not only the body", () => {
+    // A mobile page folds the rest of the story behind a link; the lead sits before the fold.
+    const html = `<body><nav><a href="/">Home</a><a href="/news">News</a></nav>
+      <div class="wrap"><h1>Surveillance laws</h1>${prose("Lead", 2)}
+      <div id="fold"><div><a href="#">Read more</a></div>
+      <div id="rest">${prose("Body", 4)}${prose("More", 4)}</div></div>
+      <div class="card"><p>Jane Doe is a political editor who writes a weekly column on law and order.</p></div>
       </div><footer><p>Copyright.</p></footer></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("Lead is a sentence");
