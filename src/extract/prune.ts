@@ -388,13 +388,15 @@ const MAX_MENU_LABEL_CHARS = 30;
 
 /**
  * Removes menus left inside the root (a docs sidebar inside `<main>`, a category list): blocks
- * of many short links with little other text, each less than half of the root.
+ * of many short links with little other text, each less than half of the root, that are neither
+ * a section's body nor a part of cards alike.
  */
 function removeLinkLists(root: DomElement): void {
   // Measured when a block first has links enough to be a menu (nothing goes before the walk ends).
   let rootChars: number | undefined;
   const measures = measureLists(root);
   const units: UnitCounts = new Map();
+  const cards: CardParts = { root, decided: new Map() };
   const doomed: DomElement[] = [];
   walk(root, (node) => {
     if (!isElement(node)) return false;
@@ -407,7 +409,10 @@ function removeLinkLists(root: DomElement): void {
       linkChars >= chars * MENU_LINK_SHARE &&
       linkChars / links <= MAX_MENU_LABEL_CHARS &&
       !followsHeading(node, root) &&
-      !isRepeatedUnit(node, units);
+      !isRepeatedUnit(node, units) &&
+      // A list in each of many cards, saying something else in each (a paper's authors), is
+      // part of the cards; a widget saying the same in every card (rating stars) is a menu.
+      !(attr(node, "class") !== "" && isCardPart(node, cards));
     if (isMenu) doomed.push(node);
     return !isMenu;
   });
@@ -560,6 +565,66 @@ function isRepeatedUnit(el: DomElement, units: UnitCounts): boolean {
  * for each of thousands of lists side by side cost their number squared.
  */
 type UnitCounts = Map<DomElement, Map<string, number>>;
+
+/**
+ * The elements of `root` with a class, by tag and class, none inside another of its key
+ * (sublists of one menu, a contents list's sections, are that menu, not cards alike).
+ */
+function outermostByKey(root: DomElement): Map<string, DomElement[]> {
+  const outermost = new Map<string, DomElement[]>();
+  const open = new Map<string, number>(); // how many elements of each key the walk is inside
+  walk(
+    root,
+    (node) => {
+      if (!isElement(node)) return false;
+      if (attr(node, "class") === "") return true;
+      const key = unitKey(node);
+      const depth = open.get(key) ?? 0;
+      open.set(key, depth + 1);
+      if (depth === 0) {
+        const list = outermost.get(key);
+        if (list === undefined) outermost.set(key, [node]);
+        else list.push(node);
+      }
+      return true;
+    },
+    (el) => {
+      if (attr(el, "class") === "") return;
+      const key = unitKey(el);
+      open.set(key, open.get(key)! - 1);
+    },
+  );
+  return outermost;
+}
+
+/**
+ * True when `el` is one of MIN_CARDS or more elements alike across the page that say at least
+ * MIN_CARDS different things: a part of cards (a paper's authors, a letter's categories). A
+ * widget that says the same in every card (rating stars) is not. Decided once per key.
+ */
+function isCardPart(el: DomElement, cards: CardParts): boolean {
+  const key = unitKey(el);
+  let answer = cards.decided.get(key);
+  if (answer === undefined) {
+    cards.outermost ??= outermostByKey(cards.root);
+    const alike = cards.outermost.get(key) ?? [];
+    const texts = new Set<string>();
+    for (const other of alike) {
+      texts.add(textOf(other));
+      if (texts.size >= MIN_CARDS) break;
+    }
+    answer = texts.size >= MIN_CARDS;
+    cards.decided.set(key, answer);
+  }
+  return answer;
+}
+
+/** What isCardPart knows of a root: its elements by key, read when first asked, and answers. */
+interface CardParts {
+  root: DomElement;
+  outermost?: Map<string, DomElement[]>;
+  decided: Map<string, boolean>;
+}
 
 /** What makes siblings alike: tag and class. */
 function unitKey(el: DomElement): string {

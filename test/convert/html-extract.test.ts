@@ -760,6 +760,22 @@ git init</code></pre>
     expect(content).not.toContain("DECORATION");
   });
 
+  it("keeps the link lists that say something else in each card, not a widget alike in all", () => {
+    const names = ["Ada Byron", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov"];
+    const card = (n: number) => `<dt><a href="/abs/${n}">arXiv:${n}</a></dt><dd>
+      <div class="list-title">Paper ${n}: a study of agents, with results, that reads as a title</div>
+      <div class="list-authors">${names.map((name) => `<a href="/a/${n}${name}">${name} ${n}</a>`).join(", ")}</div>
+      <div class="stars">${[1, 2, 3, 4, 5].map((k) => `<a href="/rate/${n}/${k}">${k} of 5 stars</a>`).join("")}</div></dd>`;
+    const topics = ["AI", "Vision", "Robotics", "Theory", "Systems", "Graphics"];
+    const html = `<body><main><h1>Recent submissions</h1>
+      <dl>${[1, 2, 3, 4].map(card).join("")}</dl>
+      <div class="topics">${topics.map((t) => `<a href="/t/${t}">${t}</a>`).join(" ")}</div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Grace Hopper 3");
+    expect(content).not.toContain("of 5 stars");
+    expect(content).not.toContain("Robotics");
+  });
+
   it("drops a menu larger than the page it serves, and keeps a manual's DISCUSSION section", () => {
     const links = Array.from(
       { length: 300 },
