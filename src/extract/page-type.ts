@@ -41,6 +41,20 @@ const PRODUCT_PATH =
   /\/(?:(?:dp|gp\/product|itm|item|product|listing\/\d+|app\/\d+)\/[^/]|app\/[^/]+\/id\d+)/i;
 /** JSON-LD types of a listing. */
 const LISTING_TYPES = new Set(["itemlist", "collectionpage", "searchresultspage", "offercatalog"]);
+/**
+ * True when the only listing type is a plain ItemList: beside an article it lists the
+ * article's related stories or slides, and the page is the article.
+ */
+function listOnly(types: ReadonlySet<string>): boolean {
+  for (const type of LISTING_TYPES) if (type !== "itemlist" && types.has(type)) return false;
+  return true;
+}
+
+/** Article, NewsArticle, ReportageNewsArticle, BlogPosting and their kin. */
+function isArticleType(type: string): boolean {
+  return (type.endsWith("article") && type !== "techarticle") || type === "blogposting";
+}
+
 /** JSON-LD types of documentation. */
 const DOCUMENTATION_TYPES = new Set(["techarticle", "apireference"]);
 /** Hosts and paths of documentation. */
@@ -84,7 +98,7 @@ export function classifyPage(raw: RawMetadata, url?: string): PageType {
   if (FORUM_HOST.test(host) || FORUM_PATH.test(path)) return "forum";
   // A Product without offers is the subject of a review or a service's rating snippet.
   if ((products && offers) || ogType === "product" || ogType === "og:product") return "product";
-  if (has(LISTING_TYPES)) return "listing";
+  if (has(LISTING_TYPES) && !(listOnly(types) && [...types].some(isArticleType))) return "listing";
   if (PRODUCT_PATH.test(path)) return "product";
   if (has(DOCUMENTATION_TYPES) || DOCUMENTATION_HOST.test(host) || DOCUMENTATION_PATH.test(path)) {
     return "documentation";

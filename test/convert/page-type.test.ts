@@ -35,6 +35,14 @@ describe("classifyPage", () => {
     expect(typeOf("https://example.com/blog/post/12")).toBe("page");
   });
 
+  it("reads an article with an ItemList of related stories as the article", () => {
+    const ld = (types: string[]) =>
+      types.map((t) => `<script type="application/ld+json">{"@type":"${t}"}</script>`).join("");
+    expect(typeOf("https://example.pe/noticia/", ld(["NewsArticle", "ItemList"]))).toBe("page");
+    expect(typeOf("https://example.pe/x", ld(["ReportageNewsArticle", "ItemList"]))).toBe("page");
+    expect(typeOf("https://example.com/x", ld(["Article", "CollectionPage"]))).toBe("listing");
+  });
+
   it("knows product pages by their paths, app store pages among them", () => {
     for (const url of [
       "https://www.amazon.com/Trail-Shoe/dp/B0C1234567",
