@@ -133,13 +133,15 @@ export function trimEdges(
   const blocks = textBlocks(root, stats);
   if (blocks.length < 3) return;
   const doomed = new Set<DomElement>();
-  const inCard = cardTest(root, blocks);
+  const page = pageUrlOf(baseUrl);
+  // On a page of documentation, a product or a listing, links at the end are its own.
+  const inCard = cardTest(root, blocks, stats, total, pageType === "page" ? page : undefined);
   // On a forum the last reply may be one short line ("Thanks, that fixed it!").
   const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
   trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
   if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
-  if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, pageUrlOf(baseUrl));
+  if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, page);
   trimHead(blocks, total, doomed);
   for (const el of doomed) el.remove();
 }
@@ -226,9 +228,10 @@ function pageUrlOf(baseUrl: string | undefined): PageUrl {
 
 /**
  * True when the first link in `el` goes to another page of the page's own site: a relative
- * link or one to the same host, not a fragment of this page nor `javascript:`.
+ * link or one to the same host (with `anyHostOfSite`, to any host of the same registered
+ * domain, as a news site's redirector), not a fragment of this page nor `javascript:`.
  */
-function linksToSitePage(el: DomElement, page: PageUrl): boolean {
+function linksToSitePage(el: DomElement, page: PageUrl, anyHostOfSite = false): boolean {
   let href: string | undefined;
   hasDescendant(el, (node) => {
     if (tagOf(node) !== "a") return false;
@@ -240,7 +243,20 @@ function linksToSitePage(el: DomElement, page: PageUrl): boolean {
   const url = parseUrl(href, page.href);
   if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
   url.hash = "";
-  return url.hostname.replace(WWW, "") === page.host && url.href !== page.href;
+  const host = url.hostname.replace(WWW, "");
+  const sameSite = anyHostOfSite ? siteOf(host) === siteOf(page.host) : host === page.host;
+  return sameSite && url.href !== page.href;
+}
+
+/**
+ * A host's registered domain, near enough: its last two labels, or three under a short
+ * second-level label (`co.uk`, `com.au`, `co.jp`).
+ */
+function siteOf(host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  const labels = host.split(".");
+  const take = labels.length >= 3 && labels[labels.length - 2]!.length <= 3 ? 3 : 2;
+  return labels.slice(-take).join(".");
 }
 
 /** "www." at the start of a host. */
@@ -423,11 +439,18 @@ const UNIT_TAGS = new Set(["li", "article", "tr"]);
 
 /**
  * A test for blocks inside a card: an element with MIN_CARDS or more siblings of its tag and
- * class that holds two blocks or more (a title and a line under it). The last cards of a
- * listing are short and made of links, but they are the listing; a footer's link list, one
- * link per item, is not cards.
+ * class that holds two blocks or more (a title and a line under it), or one block alone. The
+ * last cards of a listing are short and made of links, but they are the listing; a footer's
+ * link list, one link per item, is not cards, and neither, with `page` given, is a short list
+ * whose items are each a link to another page of that site (other stories after an article).
  */
-function cardTest(root: DomElement, blocks: Block[]): (block: Block) => boolean {
+function cardTest(
+  root: DomElement,
+  blocks: Block[],
+  stats: StatsMap,
+  total: number,
+  page: PageUrl | undefined,
+): (block: Block) => boolean {
   const counts = new Map<DomElement, number>();
   for (const block of blocks) {
     let level = 0;
@@ -440,7 +463,16 @@ function cardTest(root: DomElement, blocks: Block[]): (block: Block) => boolean 
     // A card with no block inside (`<article><a><img><h3>…</h3></a></article>`) is one block.
     const parent = block.el.parentNode;
     if (!LEAF_BLOCK_TAGS.has(block.tag) && isElement(parent) && isRepeated(block.el, parent)) {
-      return true;
+      // Items that are each a link to another page of the site, in a list that is a small part
+      // of the text, are other stories listed after it, not cards. (Links elsewhere are the
+      // post's references or recommendations.)
+      const linksOnly = block.linkChars >= block.chars * ALL_LINKS_SHARE;
+      return (
+        page === undefined ||
+        !linksOnly ||
+        (stats.get(parent)?.chars ?? 0) > total * MAX_TRIM_SHARE ||
+        !linksToSitePage(block.el, page, true)
+      );
     }
     let level = 0;
     for (let a = block.el.parentNode; isElement(a) && a !== root; a = a.parentNode) {

@@ -62,6 +62,25 @@ describe("extract: edges", () => {
     expect(convertHtml(table).content).toContain("2 kg");
   });
 
+  it("drops a short list of the site's other stories after an article, not its references", () => {
+    const items = (host: string) =>
+      [1, 2, 3, 4]
+        .map(
+          (n) =>
+            `<li><a href="https://${host}/news/${n}">Another story number ${n} of the day</a></li>`,
+        )
+        .join("");
+    const page = (host: string) => `<body><article><h1>Free Wi-Fi</h1>${paragraphs(8)}
+      <div class="listTitle">【関連記事】</div><ul>${items(host)}</ul></article></body>`;
+    const url = "https://headlines.example.co.jp/hl?a=2017";
+    // Another host of the same site (its redirector) is still the site.
+    const own = convertHtml(page("rd.example.co.jp"), { url }).content;
+    expect(own).toContain("Paragraph 8");
+    expect(own).not.toContain("Another story number");
+    const references = convertHtml(page("nodejs.org"), { url }).content;
+    expect(references).toContain("Another story number 4");
+  });
+
   it("drops a plain-text 'About the Author' and the bio after it at the end", () => {
     const html = `<body><article><h1>Platforms</h1>${paragraphs(8)}
       <div>About the Author</div><p><a href="/a/geri">Geri Mileva</a></p>
