@@ -325,7 +325,8 @@ function namedAt(html: HtmlText, name: string, at: number): boolean {
 
 /**
  * Gives the document exactly one `<html>` with `<head>` then `<body>`, moving stray top-level
- * nodes into them (the parser leaves fragments as they are).
+ * nodes into them (the parser leaves fragments as they are), and what a head left open holds
+ * from its first node that cannot be in a head on into the body.
  */
 function normalizeStructure(document: DomDocument): void {
   const topLevel = Array.from(document.childNodes).filter((node) => node.nodeType !== 10);
@@ -347,6 +348,9 @@ function normalizeStructure(document: DomDocument): void {
   }
   head ??= document.createElement("head");
   body ??= document.createElement("body");
+  // What a browser reads as the body though the head was never closed: from the first node that
+  // cannot be in a head (a `<br>`, a `<div>`, text), the rest of the head is the body's start.
+  const spilled = spillFromHead(head);
 
   let inBody = false;
   for (const node of nodes) {
@@ -374,9 +378,27 @@ function normalizeStructure(document: DomDocument): void {
     inBody = true;
     body.appendChild(node);
   }
+  const first = body.firstChild;
+  for (const node of spilled) body.insertBefore(node, first);
   root.appendChild(head);
   root.appendChild(body);
   if (root.parentNode === null) document.appendChild(root);
+}
+
+/** Takes out of `head` its first node that cannot be in a head and every node after it. */
+function spillFromHead(head: DomElement): DomNode[] {
+  let node = head.firstChild;
+  while (node !== null) {
+    const inHead = isElement(node)
+      ? HEAD_ELEMENTS.has(tagOf(node)) || tagOf(node) === "template"
+      : !isText(node) || node.data.trim() === "";
+    if (!inHead) break;
+    node = node.nextSibling;
+  }
+  const spilled: DomNode[] = [];
+  for (; node !== null; node = node.nextSibling) spilled.push(node);
+  for (const moved of spilled) moved.remove();
+  return spilled;
 }
 
 /** A node's children as an array (safe to iterate while moving them). */

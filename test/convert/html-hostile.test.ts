@@ -229,6 +229,30 @@ describe("document structure", () => {
     expect(convertHtml("<body><p>x</p></body><p>after body</p>").content).toBe("x\n\nafter body");
   });
 
+  it("reads a head left open as a browser does: from its first body node on, the body", () => {
+    // No </head>, no <body>: a <br> among the head's scripts ends the head.
+    const html = `<html><head><title>Wages</title><script>var a = 1;</script>
+      <noscript><img src="/px"></noscript><br><script>var b = 2;</script>
+      <div id="article"><h1>Good wages are not enough</h1><p>The centre held a round table, with its staff, on hiring.</p></div>`;
+    const document = parseDocument(html);
+    const head = document.documentElement!.firstElementChild!;
+    expect(head.localName).toBe("head");
+    expect(head.textContent).not.toContain("round table");
+    const { content, title } = convertHtml(html);
+    expect(title).toBe("Wages");
+    expect(content).toContain("The centre held a round table");
+  });
+
+  it("reads a page that an unclosed <header> swallowed, not as a page of chrome", () => {
+    const html = `<body><header id="branding"><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+      <div id="content"><article><h1>Emden's art hall</h1><p>The art hall in Emden opened in 1986, with a collection of modern paintings, and it shows them still.</p>
+      <p>Adults pay three euros, children enter free, and the hall opens every day but Monday.</p></article></div></body>`;
+    expect(convertHtml(html).content).toContain("The art hall in Emden opened in 1986");
+    // A shop whose only text is its header's menu still gives nothing.
+    const shop = `<body><header><div class="nav">${Array.from({ length: 12 }, (_, i) => `<a href="/c/${i}">Category ${i}</a>`).join(" ")}</div></header><main id="app"></main></body>`;
+    expect(convertHtml(shop).content).toBe("");
+  });
+
   it("rejects wrong argument types as programmer errors", () => {
     expect(() => convertHtml(42 as unknown as string)).toThrow(TypeError);
     expect(() => convertHtml("", { format: "pdf" as "text" })).toThrow(TypeError);
