@@ -17,6 +17,7 @@ import {
   type DomDocument,
   type DomElement,
   type DomNode,
+  hasDescendant,
   isChromeLandmark,
   isElement,
   tagOf,
@@ -58,7 +59,7 @@ export function selectMainContent(body: DomElement, document: DomDocument): DomE
   // A page whose only text is its site header or footer (a shop that builds everything else
   // with scripts) has no main content: handing back the footer would pass a menu off as it.
   // (Choosing the body changed nothing in it, so its stats still hold.)
-  if (root !== body && inPageChrome(root, body)) return document.createElement("div");
+  if (root !== body && inPageChrome(root, body, stats)) return document.createElement("div");
   if (root === body && footerShare(body, stats) >= FOOTER_ONLY_SHARE) {
     return document.createElement("div");
   }
@@ -70,19 +71,42 @@ const FOOTER_ONLY_SHARE = 0.9;
 
 /**
  * True when `el` lies within the page's `<header>` or `<footer>` (or `role=banner`/`contentinfo`):
- * one outside sectioning content, as ARIA maps it to a landmark. An article's own header is not.
+ * one outside sectioning content, as ARIA maps it to a landmark. An article's own header is not,
+ * nor is a header holding most of the page and its `<main>` or `<article>`: left unclosed, it
+ * swallowed the page. (A shop's header that is all the text a page has is still chrome.)
  */
-function inPageChrome(el: DomElement, body: DomElement): boolean {
+function inPageChrome(el: DomElement, body: DomElement, stats: StatsMap): boolean {
+  const most = (stats.get(body)?.chars ?? 0) * SWALLOWED_PAGE_SHARE;
   let chrome = false;
   for (let node: DomNode | null = el; isElement(node) && node !== body; node = node.parentNode) {
     if (chrome && SECTIONING_TAGS.has(tagOf(node))) return false;
     const role = node.getAttribute("role")?.trim().toLowerCase();
-    if (role === "banner" || role === "contentinfo") return true;
     const tag = tagOf(node);
-    if (tag === "header" || tag === "footer") chrome = true;
+    const landmark =
+      role === "banner" || role === "contentinfo" || tag === "header" || tag === "footer";
+    if (!landmark || ((stats.get(node)?.chars ?? 0) >= most && holdsContent(node, stats))) {
+      continue;
+    }
+    if (role === "banner" || role === "contentinfo") return true;
+    chrome = true;
   }
   return chrome;
 }
+
+/** True when `el` holds a `<main>`, `role=main` or `<article>` with text. */
+function holdsContent(el: DomElement, stats: StatsMap): boolean {
+  return hasDescendant(
+    el,
+    (node) =>
+      (tagOf(node) === "main" ||
+        tagOf(node) === "article" ||
+        node.getAttribute("role")?.trim().toLowerCase() === "main") &&
+      (stats.get(node)?.chars ?? 0) > 0,
+  );
+}
+
+/** Share of the page's text from which a header or footer holding it is not chrome. */
+const SWALLOWED_PAGE_SHARE = 0.7;
 
 /** Sectioning content: a `<header>` or `<footer>` inside one belongs to it, not to the page. */
 const SECTIONING_TAGS = new Set(["article", "aside", "main", "nav", "section"]);
