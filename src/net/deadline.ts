@@ -39,11 +39,11 @@ export class Deadline {
       Math.min(timeoutMs, MAX_TIMER_MS),
     ).unref();
     if (parent?.aborted) {
-      this.#abort(parent.reason);
+      this.#fromParent(parent.reason);
     } else if (parent) {
       const onAbort = () => {
         this.#detach();
-        this.#abort(parent.reason);
+        this.#fromParent(parent.reason);
       };
       this.#parent = { signal: parent, onAbort };
       parent.addEventListener("abort", onAbort, { once: true });
@@ -139,6 +139,16 @@ export class Deadline {
    */
   sleep(ms: number): Promise<void> {
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  /**
+   * Passes the caller's abort on. A caller whose own time ran out (an enclosing deadline, an
+   * AbortSignal.timeout()) left this one no time either: that is a TIMEOUT here too, not a cancel,
+   * whichever of the two timers fired first.
+   */
+  #fromParent(reason: unknown): void {
+    if (reason instanceof DOMException && reason.name === "TimeoutError") this.#timedOut = true;
+    this.#abort(reason);
   }
 
   /** The error a stage gets once the deadline passed or the caller cancelled. */

@@ -39,6 +39,20 @@ describe("Deadline", () => {
     expect(deadline.signal.reason).toMatchObject({ name: "TimeoutError" });
   });
 
+  it("ends with TIMEOUT, not a cancel, when the caller's own time runs out first", async () => {
+    // A map's deadline around its start page's: the outer timer may fire a moment before the
+    // inner one, and the page's stages must still answer TIMEOUT.
+    const outer = new Deadline(20);
+    const inner = new Deadline(60_000, outer.signal);
+    await expect(inner.race(never())).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(inner.expired).toBe(true);
+    expect(inner.cancelled).toBe(false);
+    const timedOut = new Deadline(60_000, AbortSignal.abort(new DOMException("t", "TimeoutError")));
+    await expect(timedOut.race(never())).rejects.toMatchObject({ code: "TIMEOUT" });
+    inner.close();
+    outer.close();
+  });
+
   it("hands back what a stage gives, and its failure", async () => {
     const deadline = new Deadline(60_000);
     await expect(deadline.race(Promise.resolve("ok"))).resolves.toBe("ok");
