@@ -18,14 +18,13 @@ import {
   type DomElement,
   type DomNode,
   hasDescendant,
-  isChromeLandmark,
   isElement,
   tagOf,
   walk,
 } from "./dom.js";
 import { wrapLooseText } from "./loose-text.js";
 import { bestBlock, promoteToRepeatedParent } from "./scoring.js";
-import { measureText, type StatsMap, type TextStats } from "./stats.js";
+import { chromeText, measureText, type StatsMap, type TextStats } from "./stats.js";
 
 /** A chosen root must hold at least this share of the body's text… */
 const MIN_ROOT_SHARE = 0.25;
@@ -164,8 +163,8 @@ function chooseRoot(
 
 /**
  * The body's text without the page's chrome that lies outside `el`: its header, footer,
- * navigation and sidebars (`<aside>`, `role=complementary`) are not content a root could have
- * left out. A news article's live feed in the sidebar can outweigh the article itself.
+ * navigation and sidebars are not content a root could have left out. A news article's live
+ * feed in the sidebar can outweigh the article itself.
  */
 function withoutChrome(
   body: DomElement,
@@ -173,20 +172,17 @@ function withoutChrome(
   stats: StatsMap,
   bodyStats: TextStats,
 ): TextStats {
-  let chars = bodyStats.chars;
-  let linkChars = bodyStats.linkChars;
-  walk(body, (node) => {
-    if (!isElement(node) || node === el) return false;
-    if (!isChromeLandmark(node)) return true;
-    if (contains(node, el)) return true;
-    const s = stats.get(node);
-    if (s) {
-      chars -= s.chars;
-      linkChars -= s.linkChars;
-    }
-    return false;
-  });
-  return { chars, linkChars, commas: 0 };
+  // A landmark is inside `el` or holds it (a page-wide header left open): never chrome then.
+  const chrome = chromeText(
+    body,
+    stats,
+    (landmark) => contains(landmark, el) || contains(el, landmark),
+  );
+  return {
+    chars: bodyStats.chars - chrome.chars,
+    linkChars: bodyStats.linkChars - chrome.linkChars,
+    commas: 0,
+  };
 }
 
 /** The "not too little" rule: enough of the body's text, or what is left out is all but links. */

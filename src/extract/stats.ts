@@ -10,9 +10,12 @@ import {
   type DomNode,
   type DomText,
   ELEMENT_NODE,
+  isChromeLandmark,
+  isElement,
   isSpaceCode,
   TEXT_NODE,
   tagOf,
+  walk,
 } from "./dom.js";
 import { observeTrees } from "./tree.js";
 
@@ -321,4 +324,30 @@ export function isLinkText(stats: Pick<TextStats, "chars" | "linkChars"> | undef
 export function linkDensity(stats: TextStats | undefined): number {
   if (!stats || stats.chars === 0) return 0;
   return stats.linkChars / stats.chars;
+}
+
+/**
+ * The text of `root`'s header, footer, navigation and sidebars (`<aside>`, `role=complementary`)
+ * that hold none of what `holds` is asked about: the page's chrome, which no content choice could
+ * have left out of its count.
+ *
+ * @example
+ * const chrome = chromeText(body, stats, (landmark) => contains(landmark, root));
+ */
+export function chromeText(
+  root: DomElement,
+  stats: StatsMap,
+  holds: (landmark: DomElement) => boolean,
+): Pick<TextStats, "chars" | "linkChars"> {
+  let chars = 0;
+  let linkChars = 0;
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    if (!isChromeLandmark(node) || holds(node)) return true;
+    const s = stats.get(node);
+    chars += s?.chars ?? 0;
+    linkChars += s?.linkChars ?? 0;
+    return false;
+  });
+  return { chars, linkChars };
 }

@@ -1,12 +1,13 @@
 /**
  * Tells a discussion thread by its shape, whatever its address or software: much of the page's
- * text sits in three or more sibling blocks of one kind, written by at least two people (each
- * block links to its writer's profile), with little of their text in links. Teaser cards with
+ * text (its site's header, footer, menus and sidebars aside) sits in three or more sibling blocks
+ * of one kind, written by at least two people (each block links to its writer's profile), with
+ * little of their text in links. Teaser cards with
  * bylines are mostly linked titles, and an article's comments are rarely most of its page.
  */
 
-import { attr, type DomElement, type DomNode, walkElements } from "./dom.js";
-import type { StatsMap } from "./stats.js";
+import { attr, contains, type DomElement, type DomNode, walkElements } from "./dom.js";
+import { chromeText, type StatsMap } from "./stats.js";
 
 /**
  * Links to a member's page: `/u/name`, `/users/42`, `/members/name.42/`, `/profile/…`,
@@ -25,8 +26,11 @@ const MIN_POST_CHARS = 20;
  * under it (a list, a review), however lively.
  */
 const MIN_THREAD_SHARE = 0.4;
-/** Link share of the posts' text from which they are teasers, not posts. */
-const MAX_POST_LINK_SHARE = 0.25;
+/**
+ * Link share of the posts' text from which they are teasers, not posts (whose writers' names,
+ * quotes and mentions are links too).
+ */
+const MAX_POST_LINK_SHARE = 0.35;
 /**
  * Share of the posts' text one post may hold: sections of a page's layout, each with a byline or
  * an author box, are one long article and a few short blocks.
@@ -55,10 +59,13 @@ export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
   // Writers' names are linked text: a page without any is no thread, and is not searched.
   const linked = (measured?.linkChars ?? 0) > 0;
   const thread = linked ? threadPosts(body, stats) : undefined;
-  if (thread === undefined) return false;
-  return (
-    thread.chars >= total * MIN_THREAD_SHARE && thread.links < thread.chars * MAX_POST_LINK_SHARE
+  if (thread === undefined || thread.links >= thread.chars * MAX_POST_LINK_SHARE) return false;
+  if (thread.chars >= total * MIN_THREAD_SHARE) return true;
+  // The site's header, footer, menus and sidebars are not the page a thread must fill.
+  const chrome = chromeText(body, stats, (landmark) =>
+    thread.posts.some((post) => contains(landmark, post)),
   );
+  return thread.chars >= (total - chrome.chars) * MIN_THREAD_SHARE;
 }
 
 /** A thread's posts, as threadPosts() finds them. */

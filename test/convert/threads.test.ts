@@ -107,6 +107,33 @@ describe("looksLikeThread", () => {
     expect(isThread(html.replaceAll("/author/", "/members/"))).toBe(true);
   });
 
+  it("weighs the thread against the page without its site's header, footer and sidebars", () => {
+    // A forum's menus, footer and "similar threads" sidebar hold two thirds of the page's text.
+    const links = (n: number, path: string) =>
+      Array.from({ length: n }, (_, i) => `<a href="/${path}/${i}">${path} entry ${i}</a>`).join(
+        " ",
+      );
+    const chrome = (html: string) =>
+      html
+        .replace("<main>", `<nav>${links(60, "forums")}</nav><main>`)
+        .replace(
+          "</main>",
+          `</main><aside><p>${prose("Sidebar", 20)}</p></aside><footer>${links(60, "help")}</footer>`,
+        );
+    expect(isThread(chrome(thread()))).toBe(true);
+    // The same text in the page's own blocks, not its chrome, outweighs the thread.
+    const blocks = chrome(thread()).replace(/<(\/?)(?:nav|aside|footer)>/g, "<$1div>");
+    expect(isThread(blocks)).toBe(false);
+  });
+
+  it("takes posts that quote and link, up to a third of their text in links", () => {
+    const quoting = (who: string, label: string) =>
+      `<article class="post"><a href="/people/${who}">${who}</a><p>${prose(label, 2)}
+      <a href="/t/other-thread-about-stoves-and-fuel">a thread about stoves and fuel, with a long linked title</a></p></article>`;
+    const html = `<body><main><h1>Stoves</h1>${["ann", "bo", "cy", "di"].map((w) => quoting(w, w)).join("")}</main></body>`;
+    expect(isThread(html)).toBe(true);
+  });
+
   it("does not take a post's comments, however lively, while they are not most of the page", () => {
     // The comments hold about a third of the text.
     const html = `<body><article><h1>Post</h1><p>${prose("Post", 40)}</p></article>
