@@ -172,12 +172,7 @@ function withoutChrome(
   stats: StatsMap,
   bodyStats: TextStats,
 ): TextStats {
-  // A landmark is inside `el` or holds it (a page-wide header left open): never chrome then.
-  const chrome = chromeText(
-    body,
-    stats,
-    (landmark) => contains(landmark, el) || contains(el, landmark),
-  );
+  const chrome = chromeText(body, stats, [el]);
   return {
     chars: bodyStats.chars - chrome.chars,
     linkChars: bodyStats.linkChars - chrome.linkChars,

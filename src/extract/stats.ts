@@ -328,22 +328,31 @@ export function linkDensity(stats: TextStats | undefined): number {
 
 /**
  * The text of `root`'s header, footer, navigation and sidebars (`<aside>`, `role=complementary`)
- * that hold none of what `holds` is asked about: the page's chrome, which no content choice could
- * have left out of its count.
+ * outside `content`: the page's chrome, which no choice of content could have left out of its
+ * count. A landmark holding some of `content` (a page-wide header left open) is not chrome, and
+ * nothing inside `content` is counted.
  *
  * @example
- * const chrome = chromeText(body, stats, (landmark) => contains(landmark, root));
+ * const chrome = chromeText(body, stats, [root]);
  */
 export function chromeText(
   root: DomElement,
   stats: StatsMap,
-  holds: (landmark: DomElement) => boolean,
+  content: readonly DomElement[],
 ): Pick<TextStats, "chars" | "linkChars"> {
+  const inside = new Set<DomNode>(content);
+  const around = new Set<DomNode>();
+  for (const el of content) {
+    for (let node = el.parentNode; node !== null && node !== root; node = node.parentNode) {
+      if (around.has(node)) break;
+      around.add(node);
+    }
+  }
   let chars = 0;
   let linkChars = 0;
   walk(root, (node) => {
-    if (!isElement(node)) return false;
-    if (!isChromeLandmark(node) || holds(node)) return true;
+    if (!isElement(node) || inside.has(node)) return false;
+    if (around.has(node) || !isChromeLandmark(node)) return true;
     const s = stats.get(node);
     chars += s?.chars ?? 0;
     linkChars += s?.linkChars ?? 0;

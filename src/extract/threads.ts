@@ -6,7 +6,7 @@
  * bylines are mostly linked titles, and an article's comments are rarely most of its page.
  */
 
-import { attr, contains, type DomElement, type DomNode, walkElements } from "./dom.js";
+import { attr, type DomElement, type DomNode, walkElements } from "./dom.js";
 import { chromeText, type StatsMap } from "./stats.js";
 
 /**
@@ -62,9 +62,7 @@ export function looksLikeThread(body: DomElement, stats: StatsMap): boolean {
   if (thread === undefined || thread.links >= thread.chars * MAX_POST_LINK_SHARE) return false;
   if (thread.chars >= total * MIN_THREAD_SHARE) return true;
   // The site's header, footer, menus and sidebars are not the page a thread must fill.
-  const chrome = chromeText(body, stats, (landmark) =>
-    thread.posts.some((post) => contains(landmark, post)),
-  );
+  const chrome = chromeText(body, stats, thread.posts);
   return thread.chars >= (total - chrome.chars) * MIN_THREAD_SHARE;
 }
 
