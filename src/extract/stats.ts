@@ -327,8 +327,8 @@ export function linkDensity(stats: TextStats | undefined): number {
 }
 
 /**
- * The text of `root`'s header, footer, navigation and sidebars (`<aside>`, `role=complementary`)
- * outside `content`: the page's chrome, which no choice of content could have left out of its
+ * The text of `root`'s header, footer, navigation and sidebars (`<aside>`, `role=complementary`,
+ * or a class or id word `sidebar`) outside `content`: the page's chrome, which no choice of content could have left out of its
  * count. A landmark holding some of `content` (a page-wide header left open) is not chrome, and
  * nothing inside `content` is counted.
  *
@@ -352,11 +352,20 @@ export function chromeText(
   let linkChars = 0;
   walk(root, (node) => {
     if (!isElement(node) || inside.has(node)) return false;
-    if (around.has(node) || !isChromeLandmark(node)) return true;
+    if (around.has(node) || !(isChromeLandmark(node) || NAMED_SIDEBAR.test(namesOf(node)))) {
+      return true;
+    }
     const s = stats.get(node);
     chars += s?.chars ?? 0;
     linkChars += s?.linkChars ?? 0;
     return false;
   });
   return { chars, linkChars };
+}
+
+/** A sidebar named so by a class or id word, as many layouts mark theirs instead of `<aside>`. */
+const NAMED_SIDEBAR = /(?:^|[\s_-])sidebar(?=$|[\s_-])/i;
+
+function namesOf(el: DomElement): string {
+  return `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
 }

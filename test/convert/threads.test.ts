@@ -121,6 +121,11 @@ describe("looksLikeThread", () => {
           `</main><aside><p>${prose("Sidebar", 20)}</p></aside><footer>${links(60, "help")}</footer>`,
         );
     expect(isThread(chrome(thread()))).toBe(true);
+    // A layout's sidebar named so by its class is one too.
+    const named = chrome(thread()).replace(/<(\/?)aside>/g, (_, end: string) =>
+      end ? "</div>" : '<div class="p-body-sidebar">',
+    );
+    expect(isThread(named)).toBe(true);
     // The same text in the page's own blocks, not its chrome, outweighs the thread.
     const blocks = chrome(thread()).replace(/<(\/?)(?:nav|aside|footer)>/g, "<$1div>");
     expect(isThread(blocks)).toBe(false);
