@@ -10,7 +10,9 @@
  * Sources") near the end goes with what follows it; the author's bio near the end goes (a
  * paragraph that opens with the byline's name: "Jane Doe is a writer…", or the last paragraph,
  * under a line that names its person alone); other posts' linked titles ending the text go
- * with their summaries; before the page's `<h1>`, short blocks go. Tables, code and lists of a
+ * with their summaries; before the page's `<h1>`, short blocks go. Boxes of other stories set
+ * into an article (a short heading over a list of links to the site's other pages, nothing
+ * else) go wherever they stand. Tables, code and lists of a
  * section stay, and a trim never takes more than a bounded share of the text (other posts'
  * teasers, at most the text's last half).
  */
@@ -143,7 +145,52 @@ export function trimEdges(
   if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
   if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, page);
   trimHead(blocks, total, doomed);
+  if (pageType === "page") findStoryBoxes(root, stats, page, doomed);
   for (const el of doomed) el.remove();
+}
+
+/** Most characters of the label over a box of other stories ("Lesen Sie auch", "Related"). */
+const STORY_BOX_LABEL_CHARS = 40;
+/** Fewest stories in such a box. */
+const MIN_BOX_STORIES = 3;
+
+/**
+ * Boxes of other stories set into an article, whatever their language: an element holding only a
+ * short unlinked heading and a list whose items (three or more) are each a link to another page
+ * of the site. A list under a heading with anything else beside it is a section of the article.
+ */
+function findStoryBoxes(
+  root: DomElement,
+  stats: StatsMap,
+  page: PageUrl,
+  doomed: Set<DomElement>,
+): void {
+  walk(root, (node) => {
+    if (!isElement(node)) return false;
+    const heading = node.firstElementChild;
+    const list = heading?.nextElementSibling ?? null;
+    if (
+      heading === null ||
+      list === null ||
+      list.nextElementSibling !== null ||
+      !TEASER_TITLE_TAGS.has(tagOf(heading)) ||
+      (tagOf(list) !== "ul" && tagOf(list) !== "ol")
+    ) {
+      return true;
+    }
+    const label = stats.get(heading);
+    if (!label || label.chars > STORY_BOX_LABEL_CHARS || label.linkChars > 0) return true;
+    let stories = 0;
+    for (let item = list.firstElementChild; item !== null; item = item.nextElementSibling) {
+      const s = stats.get(item);
+      if (!s || s.chars === 0) continue;
+      if (!isLinkText(s) || !linksToSitePage(item, page, true)) return true;
+      stories++;
+    }
+    if (stories < MIN_BOX_STORIES) return true;
+    doomed.add(node);
+    return false;
+  });
 }
 
 /** Other posts' titles ending the text (TEASER_TITLES of them) come after this share of it… */

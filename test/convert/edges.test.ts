@@ -81,6 +81,24 @@ describe("extract: edges", () => {
     expect(references).toContain("Another story number 4");
   });
 
+  it("drops a box of the site's other stories set into an article, not a section's list", () => {
+    const list = (host: string) =>
+      `<ul>${[1, 2, 3].map((n) => `<li><a href="https://${host}/story-${n}">Is story ${n} worth a read?</a></li>`).join("")}</ul>`;
+    const page = (box: string) =>
+      `<body><article><h1>Witch hazel</h1>${paragraphs(3)}${box}${paragraphs(3).replaceAll("Paragraph", "Later paragraph")}</article></body>`;
+    const url = "https://www.garden.example/witch-hazel";
+    const box = `<div class="embed"><h4>Lesen Sie auch</h4>${list("www.garden.example")}</div>`;
+    const own = convertHtml(page(box), { url }).content;
+    expect(own).not.toContain("Lesen Sie auch");
+    expect(own).not.toContain("story 2");
+    expect(own).toContain("Later paragraph 3");
+    // A section whose list has prose beside it, and a box of other sites' pages, stay.
+    const section = `<div><h4>Our guides</h4>${list("www.garden.example")}<p>Each guide covers one plant, with its care through the year.</p></div>`;
+    expect(convertHtml(page(section), { url }).content).toContain("story 2");
+    const elsewhere = `<div class="embed"><h4>Sources</h4>${list("journal.example.org")}</div>`;
+    expect(convertHtml(page(elsewhere), { url }).content).toContain("story 2");
+  });
+
   it("drops a plain-text 'About the Author' and the bio after it at the end", () => {
     const html = `<body><article><h1>Platforms</h1>${paragraphs(8)}
       <div>About the Author</div><p><a href="/a/geri">Geri Mileva</a></p>
