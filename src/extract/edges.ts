@@ -17,6 +17,7 @@
  * teasers, at most the text's last half).
  */
 
+import { siteOf } from "../net/domains.js";
 import { type DomElement, hasDescendant, isElement, tagOf, textOf, walk } from "./dom.js";
 import type { PageType } from "./page-type.js";
 import {
@@ -291,19 +292,10 @@ function linksToSitePage(el: DomElement, page: PageUrl, anyHostOfSite = false): 
   if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
   url.hash = "";
   const host = url.hostname.replace(WWW, "");
-  const sameSite = anyHostOfSite ? siteOf(host) === siteOf(page.host) : host === page.host;
+  const sameSite = anyHostOfSite
+    ? page.host !== undefined && siteOf(host) === siteOf(page.host)
+    : host === page.host;
   return sameSite && url.href !== page.href;
-}
-
-/**
- * A host's registered domain, near enough: its last two labels, or three under a short
- * second-level label (`co.uk`, `com.au`, `co.jp`).
- */
-function siteOf(host: string | undefined): string | undefined {
-  if (host === undefined) return undefined;
-  const labels = host.split(".");
-  const take = labels.length >= 3 && labels[labels.length - 2]!.length <= 3 ? 3 : 2;
-  return labels.slice(-take).join(".");
 }
 
 /** "www." at the start of a host. */

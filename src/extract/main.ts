@@ -80,13 +80,12 @@ function inPageChrome(el: DomElement, body: DomElement, stats: StatsMap): boolea
   for (let node: DomNode | null = el; isElement(node) && node !== body; node = node.parentNode) {
     if (chrome && SECTIONING_TAGS.has(tagOf(node))) return false;
     const role = node.getAttribute("role")?.trim().toLowerCase();
-    const tag = tagOf(node);
-    const landmark =
-      role === "banner" || role === "contentinfo" || tag === "header" || tag === "footer";
+    const byRole = role === "banner" || role === "contentinfo";
+    const landmark = byRole || tagOf(node) === "header" || tagOf(node) === "footer";
     if (!landmark || ((stats.get(node)?.chars ?? 0) >= most && holdsContent(node, stats))) {
       continue;
     }
-    if (role === "banner" || role === "contentinfo") return true;
+    if (byRole) return true;
     chrome = true;
   }
   return chrome;

@@ -17,6 +17,7 @@ import {
   tagOf,
   walk,
 } from "./dom.js";
+import { namesOf } from "./names.js";
 import { observeTrees } from "./tree.js";
 
 /** Text measures of one element's subtree. */
@@ -328,9 +329,9 @@ export function linkDensity(stats: TextStats | undefined): number {
 
 /**
  * The text of `root`'s header, footer, navigation and sidebars (`<aside>`, `role=complementary`,
- * or a class or id word `sidebar`) outside `content`: the page's chrome, which no choice of content could have left out of its
- * count. A landmark holding some of `content` (a page-wide header left open) is not chrome, and
- * nothing inside `content` is counted.
+ * or a class or id word `sidebar`) outside `content`: the page's chrome, which no choice of
+ * content could have left out of its count. A landmark holding some of `content` (a page-wide
+ * header left open) is not chrome, and nothing inside `content` is counted.
  *
  * @example
  * const chrome = chromeText(body, stats, [root]);
@@ -365,7 +366,3 @@ export function chromeText(
 
 /** A sidebar named so by a class or id word, as many layouts mark theirs instead of `<aside>`. */
 const NAMED_SIDEBAR = /(?:^|[\s_-])sidebar(?=$|[\s_-])/i;
-
-function namesOf(el: DomElement): string {
-  return `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-}
