@@ -17,7 +17,7 @@
  * teasers, at most the text's last half).
  */
 
-import { siteOf } from "../net/domains.js";
+import { siteOf } from "../sites.js";
 import { type DomElement, hasDescendant, isElement, tagOf, textOf, walk } from "./dom.js";
 import type { PageType } from "./page-type.js";
 import {

@@ -8,7 +8,8 @@
 import vm from "node:vm";
 import { WebFetchError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { inDomain, siteOf } from "../net/domains.js";
+import { inDomain } from "../net/domains.js";
+import { siteOf } from "../sites.js";
 
 /** A leading `www.` and trailing dots: `www.example.com.` is the site `example.com`. */
 const WWW_AND_DOTS = /^www\.|\.+$/g;
