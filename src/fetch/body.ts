@@ -2,7 +2,7 @@
  * Reads a response body into memory, decompressing gzip, deflate and brotli itself and counting
  * bytes after decompression, so a decompression bomb stops at the cap instead of filling memory.
  */
-import { pipeline, type Readable, Transform } from "node:stream";
+import { finished, pipeline, type Readable, Transform } from "node:stream";
 import zlib from "node:zlib";
 import { WebFetchError } from "../errors.js";
 
@@ -175,10 +175,8 @@ export async function readBody(
   for (const d of decoders) d.on("error", record("decoder"));
   const source: Readable = decoders.length === 0 ? body : chain(body, decoders);
 
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let rawTotal = 0;
   if (decoders.length > 0) {
+    let rawTotal = 0;
     body.on("data", (chunk: Buffer) => {
       rawTotal += chunk.length;
       // The raw bytes count against the same cap: more compressed data than the cap allows
@@ -187,17 +185,7 @@ export async function readBody(
     });
   }
   try {
-    for await (const chunk of asDecoded(source as AsyncIterable<Buffer>, origins)) {
-      if (total + chunk.length > budget) {
-        if (overflow === "throw")
-          throw budget < maxBytes ? brotliTooLarge(budget, maxBytes) : tooLarge(maxBytes);
-        chunks.push(chunk.subarray(0, maxBytes - total));
-        total = maxBytes;
-        break;
-      }
-      total += chunk.length;
-      chunks.push(chunk);
-    }
+    return await collect(source, budget, maxBytes, overflow, origins);
   } finally {
     if (!body.destroyed) {
       body.on("error", () => {});
@@ -208,7 +196,66 @@ export async function readBody(
       if (!d.destroyed) d.destroy();
     }
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/**
+ * The chunks `source` gives, joined, read as they come: one promise for the whole body, however
+ * many chunks, where an async iterator costs several per chunk. Past `budget`, throws TOO_LARGE,
+ * or with `overflow: "truncate"` keeps the first `maxBytes` and stops reading. A stream that
+ * fails or closes before its end rejects with its error (a decoder's as PARSE_ERROR).
+ */
+function collect(
+  source: Readable,
+  budget: number,
+  maxBytes: number,
+  overflow: "throw" | "truncate",
+  origins: WeakMap<object, "body" | "decoder">,
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const joined = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    const settle = (error: unknown) => {
+      if (done) return;
+      done = true;
+      source.off("data", onData);
+      cleanup();
+      if (error === undefined) resolve(joined());
+      else reject(decodeError(error, origins));
+    };
+    const onData = (chunk: Buffer) => {
+      if (done) return;
+      if (total + chunk.length <= budget) {
+        total += chunk.length;
+        chunks.push(chunk);
+        return;
+      }
+      if (overflow === "throw") {
+        settle(budget < maxBytes ? brotliTooLarge(budget, maxBytes) : tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk.subarray(0, maxBytes - total));
+      total = maxBytes;
+      settle(undefined);
+    };
+    // Ends on the stream's end, its error, or its closing early (a premature close error).
+    const cleanup = finished(source, (error) => settle(error ?? undefined));
+    source.on("data", onData);
+  });
+}
+
+/** Errors of a decoder (a corrupt body) become PARSE_ERROR; others pass as they are. */
+function decodeError(error: unknown, origins: WeakMap<object, "body" | "decoder">): unknown {
+  if (error instanceof WebFetchError) return error;
+  if (typeof error === "object" && error !== null && origins.get(error) === "decoder") {
+    return new WebFetchError(
+      "PARSE_ERROR",
+      `Could not decode the response body: ${(error as Error).message}`,
+      { cause: error, retryable: false },
+    );
+  }
+  return error;
 }
 
 /** Memory the decoder itself may hold, beyond its window, and the least budget ever left. */
@@ -245,29 +292,6 @@ function brotliTooLarge(budget: number, maxBytes: number): WebFetchError {
     `Response exceeds ${formatBytes(budget)} (a brotli stream with a window larger than the ${formatBytes(maxBytes)} cap counts its window against it)`,
     { retryable: false },
   );
-}
-
-/** Errors of a decoder (a corrupt body) become PARSE_ERROR, not a network failure. */
-async function* asDecoded(
-  source: AsyncIterable<Buffer>,
-  origins: WeakMap<object, "body" | "decoder">,
-): AsyncIterable<Buffer> {
-  try {
-    yield* source;
-  } catch (error) {
-    if (error instanceof WebFetchError) throw error;
-    if (typeof error === "object" && error !== null && origins.get(error) === "decoder") {
-      throw new WebFetchError(
-        "PARSE_ERROR",
-        `Could not decode the response body: ${(error as Error).message}`,
-        {
-          cause: error,
-          retryable: false,
-        },
-      );
-    }
-    throw error;
-  }
 }
 
 /**
