@@ -523,7 +523,7 @@ export interface WebFetchOptions {
   /**
    * Where the instance logs: one line per fetch, search and context, and one per tool call of
    * the tools and adapters made from it. Any pino-compatible logger, or `false` for none.
-   * @default pino on stderr at WEBFETCH_LOG_LEVEL or "info"
+   * @default JSON lines on stderr at WEBFETCH_LOG_LEVEL or "info"
    */
   logger?: Logger | false;
   /**

@@ -17,11 +17,10 @@
  * Run: node --import tsx bench/speed/fetch-overhead.ts   (or npm run bench:speed)
  */
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import pino from "pino";
 import { Agent, request } from "undici";
 import type * as Convert from "../../src/convert/index.js";
 import type * as Log from "../../src/log.js";
@@ -86,7 +85,7 @@ async function round(variant: Variant, base: string, path: string): Promise<numb
 
 export async function fetchOverheadBench(): Promise<string[][]> {
   const { createWebFetch } = await compiled<typeof Instance>("webfetch/index.js");
-  const { silentLogger } = await compiled<typeof Log>("log.js");
+  const { createLogger, silentLogger } = await compiled<typeof Log>("log.js");
   const { convertBody } = await compiled<typeof Convert>("convert/index.js");
   const pages: Record<string, { type: string; body: string }> = {
     "/text": { type: "text/plain; charset=utf-8", body: textPage(PAGE_BYTES) },
@@ -110,7 +109,8 @@ export async function fetchOverheadBench(): Promise<string[][]> {
   const base = `http://127.0.0.1:${port}`;
   const guard = { lookup: testLookup(), allowAddresses: [`127.0.0.1:${port}`] };
   // The default logger's work (one line per fetch, synchronously), its output thrown away.
-  const logged = pino({ name: "webfetch" }, pino.destination({ dest: "/dev/null", sync: true }));
+  const devNull = openSync("/dev/null", "w");
+  const logged = createLogger({ level: "info", fd: devNull });
   const web = createWebFetch({ ...guard, cache: false, logger: logged });
   const quiet = createWebFetch({ ...guard, cache: false, logger: silentLogger });
   const agent = new Agent();
@@ -208,6 +208,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
   } finally {
     await Promise.all([web.close(), quiet.close(), agent.close()]);
     server.close();
+    closeSync(devNull);
   }
   return rows;
 }

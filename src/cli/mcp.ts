@@ -29,7 +29,7 @@ async function mcpCommand(flags: GlobalFlags, io: CliIO, env: NodeJS.ProcessEnv)
     import("../adapters/mcp.js"),
     import("../webfetch/index.js"),
   ]);
-  const logger = createLogger(flags.verbose ? "debug" : undefined);
+  const logger = createLogger(flags.verbose ? { level: "debug" } : {});
   const { options, tools } = await cliSetup(flags, io, env, logger);
   const web = createWebFetch(options);
   try {

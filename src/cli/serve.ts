@@ -63,7 +63,7 @@ export function addServeCommand(program: Command, cli: CommandContext): void {
 async function serveCommand(flags: ServeFlags, io: CliIO, env: NodeJS.ProcessEnv): Promise<number> {
   // Loaded here so every other command starts without the HTTP stack.
   const { createServer } = await import("../server/serve.js");
-  const logger = createLogger(flags.verbose ? "debug" : undefined);
+  const logger = createLogger(flags.verbose ? { level: "debug" } : {});
   const { options, tools, server: config, queue } = await cliSetup(flags, io, env, logger);
   const host = flags.host ?? config.host ?? SERVER_DEFAULTS.host;
   const port = flags.port ?? config.port ?? SERVER_DEFAULTS.port;

@@ -63,7 +63,7 @@ export async function cliSetup(
   // Provider keys come from the run's environment (tests pass their own), never another's.
   options.search = { ...options.search, env };
   if (options.llm) options.llm = { ...options.llm, env };
-  options.logger = logger ?? (flags.verbose ? createLogger("info") : silentLogger);
+  options.logger = logger ?? (flags.verbose ? createLogger({ level: "info" }) : silentLogger);
   try {
     // Validate now so a bad --allow-address is a usage error, not a crash later.
     resolveOptions(options);

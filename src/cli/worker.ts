@@ -51,7 +51,7 @@ async function workerCommand(flags: WorkerFlags, cli: CommandContext): Promise<n
   const { io, env } = cli;
   // Loaded here so every other command starts without the queue's packages.
   const { startCrawlWorker } = await import("../queue/worker.js");
-  const logger = createLogger(flags.verbose ? "debug" : undefined);
+  const logger = createLogger(flags.verbose ? { level: "debug" } : {});
   const { options, queue } = await cliSetup(flags, io, env, logger);
   const redisUrl = flags.redis ?? queue.url;
   if (!redisUrl) {
