@@ -153,7 +153,10 @@ export class Fetcher {
       maxRedirects: policy.maxRedirects,
       // The origin's politeness slot covers the hop and, for the final one, reading its body.
       hold: (current) =>
-        deadline.slot((signal) => this.#limiter.acquire(current.url.origin, signal)),
+        deadline.slot(
+          (signal) => this.#limiter.acquire(current.url.origin, signal),
+          () => this.#limiter.tryAcquire?.(current.url.origin),
+        ),
       hop: (current) => this.#hop(current, policy, start, deadline, timings),
       finish: async (current, response, redirects) => ({
         ...(await this.#finish(start, current.url, redirects, response, deadline, policy)),
@@ -201,8 +204,9 @@ export class Fetcher {
     }
     headers["accept-encoding"] = ACCEPT_ENCODING;
     headers["user-agent"] = this.#options.userAgent;
-    const release = await deadline.slot((signal) =>
-      this.#limiter.acquire(target.url.origin, signal),
+    const release = await deadline.slot(
+      (signal) => this.#limiter.acquire(target.url.origin, signal),
+      () => this.#limiter.tryAcquire?.(target.url.origin),
     );
     try {
       const response = await requestOnce(target.url, {

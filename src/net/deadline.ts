@@ -2,16 +2,33 @@
  * One total deadline per fetch. Every stage (DNS, connect, robots.txt, each redirect, the body)
  * shares the same AbortSignal, so the time budget cannot be spent twice.
  */
+import { EventEmitter } from "node:events";
 import { WebFetchError } from "../errors.js";
 
 /** Node's longest timer; a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A deadline's abort as an EventEmitter: an "abort" event; `aborted`, `reason` as a signal's. */
+class AbortEvents extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  constructor() {
+    super();
+    // Any number of requests may listen to one deadline (a map's sitemaps): none is a leak.
+    this.setMaxListeners(0);
+  }
+}
+
 export class Deadline {
-  readonly signal: AbortSignal;
   readonly timeoutMs: number;
   readonly #endsAt: number;
-  readonly #controller = new AbortController();
+  /**
+   * Made when `signal` is first read: an AbortSignal costs a fetch about 3 µs to make and to
+   * listen to, and a fetch that finds its slots free hands undici `events` instead.
+   */
+  #controller: AbortController | undefined;
+  readonly #events = new AbortEvents();
   readonly #timer: NodeJS.Timeout;
   #timedOut = false;
   /** The caller's signal and the listener that passes its abort on, until close(). */
@@ -27,7 +44,6 @@ export class Deadline {
   constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
     this.#endsAt = Date.now() + timeoutMs;
-    this.signal = this.#controller.signal;
     // Like AbortSignal.timeout(), the timer does not keep Node alive, except while a stage
     // waits (see race).
     this.#timer = setTimeout(
@@ -48,6 +64,28 @@ export class Deadline {
       this.#parent = { signal: parent, onAbort };
       parent.addEventListener("abort", onAbort, { once: true });
     }
+  }
+
+  /** The deadline as an AbortSignal: it aborts when the time is spent or the caller cancels. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#events.aborted) this.#controller.abort(this.#events.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /**
+   * The same abort as an EventEmitter with `aborted` and `reason`, which undici also takes as a
+   * request's signal, at a fraction of an AbortSignal's cost.
+   */
+  get events(): EventEmitter & { readonly aborted: boolean; readonly reason: unknown } {
+    return this.#events;
+  }
+
+  /** True once the time is spent or the caller cancelled. */
+  get aborted(): boolean {
+    return this.#events.aborted;
   }
 
   /**
@@ -72,7 +110,7 @@ export class Deadline {
 
   /** True when the caller cancelled (not the deadline). */
   get cancelled(): boolean {
-    return this.signal.aborted && !this.#timedOut;
+    return this.#events.aborted && !this.#timedOut;
   }
 
   /** This deadline's TIMEOUT error, as agents' web tools word it: "Request timed out after 30s". */
@@ -84,12 +122,12 @@ export class Deadline {
   /** Throws when the deadline passed or the caller cancelled. */
   throwIfDone(): void {
     if (this.expired) throw this.timeoutError();
-    if (this.signal.aborted) throw abortError(this.signal.reason);
+    if (this.#events.aborted) throw abortError(this.#events.reason);
   }
 
   /** Resolves with `promise`, or rejects as soon as the deadline passes or the caller cancels. */
   race<T>(promise: Promise<T>): Promise<T> {
-    if (this.signal.aborted) {
+    if (this.#events.aborted) {
       promise.catch(() => {});
       return Promise.reject(this.#abortError());
     }
@@ -120,8 +158,14 @@ export class Deadline {
   /**
    * A slot from `acquire` (a semaphore, a politeness limiter) within the deadline. A slot
    * granted after the deadline gave up on it goes straight back, so none is ever held by nobody.
+   * `free`, when given, hands a slot over at once if one is free, sparing the wait its cost.
    */
-  slot(acquire: (signal: AbortSignal) => Promise<() => void>): Promise<() => void> {
+  slot(
+    acquire: (signal: AbortSignal) => Promise<() => void>,
+    free?: () => (() => void) | undefined,
+  ): Promise<() => void> {
+    const now = free && !this.#events.aborted ? free() : undefined;
+    if (now) return Promise.resolve(now);
     const acquiring = acquire(this.signal);
     return this.race(acquiring).catch((error: unknown) => {
       void acquiring.then(
@@ -153,15 +197,19 @@ export class Deadline {
 
   /** The error a stage gets once the deadline passed or the caller cancelled. */
   #abortError(): Error {
-    return this.expired ? this.timeoutError() : abortError(this.signal.reason);
+    return this.expired ? this.timeoutError() : abortError(this.#events.reason);
   }
 
   /**
-   * Aborts the signal, then tells every waiting stage. The controller is this deadline's own, so
-   * this is the only way its signal aborts.
+   * Aborts the deadline (its signal if made, and its events), then tells every waiting stage. The
+   * controller is this deadline's own, so this is the only way its signal aborts.
    */
   #abort(reason: unknown): void {
-    this.#controller.abort(reason);
+    if (this.#events.aborted) return;
+    this.#events.aborted = true;
+    this.#events.reason = reason;
+    this.#controller?.abort(reason);
+    this.#events.emit("abort");
     // No stage waits any more: a cancelled deadline must not hold the process until its time.
     this.#timer.unref();
     const waiting = [...this.#waiting];

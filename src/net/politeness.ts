@@ -14,6 +14,11 @@ export interface OriginLimiter {
    * the signal aborts first; a slot is never held by a caller that gave up.
    */
   acquire(origin: string, signal: AbortSignal): Promise<Release>;
+  /**
+   * A slot for `origin` at once when one is free, without waiting; undefined when none is, or
+   * when the limiter cannot tell without waiting (a shared one asks its server).
+   */
+  tryAcquire?(origin: string): Release | undefined;
   /** Releases connections. */
   close?(): Promise<void>;
 }
@@ -28,24 +33,41 @@ export class LocalOriginLimiter implements OriginLimiter {
   }
 
   async acquire(origin: string, signal: AbortSignal): Promise<Release> {
+    const slots = this.#slots(origin);
+    try {
+      return this.#releasing(origin, slots, await slots.acquire(signal));
+    } catch (error) {
+      this.#forget(origin, slots);
+      throw error;
+    }
+  }
+
+  tryAcquire(origin: string): Release | undefined {
+    const slots = this.#slots(origin);
+    const release = slots.tryAcquire();
+    return release && this.#releasing(origin, slots, release);
+  }
+
+  /** The origin's semaphore, made when the origin has none in use. */
+  #slots(origin: string): Semaphore {
     let slots = this.#origins.get(origin);
     if (!slots) {
       slots = new Semaphore(this.#limit);
       this.#origins.set(origin, slots);
     }
-    const forget = () => {
-      if (slots.idle && this.#origins.get(origin) === slots) this.#origins.delete(origin);
+    return slots;
+  }
+
+  /** `release`, which also forgets the origin's semaphore once nothing holds or waits on it. */
+  #releasing(origin: string, slots: Semaphore, release: Release): Release {
+    return () => {
+      release();
+      this.#forget(origin, slots);
     };
-    try {
-      const release = await slots.acquire(signal);
-      return () => {
-        release();
-        forget();
-      };
-    } catch (error) {
-      forget();
-      throw error;
-    }
+  }
+
+  #forget(origin: string, slots: Semaphore): void {
+    if (slots.idle && this.#origins.get(origin) === slots) this.#origins.delete(origin);
   }
 }
 

@@ -17,6 +17,13 @@ export class Semaphore {
     return this.#free === this.#size && this.#waiting.length === 0;
   }
 
+  /** A slot's release function at once when one is free (and nobody waits), else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#free === 0) return undefined;
+    this.#free--;
+    return this.#release();
+  }
+
   /**
    * Resolves with a release function once a slot is free; rejects with `signal.reason` if the
    * signal aborts first (no slot is then held).

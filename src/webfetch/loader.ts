@@ -143,7 +143,11 @@ export class PageLoader {
     const deadline = new Deadline(call.timeout, call.signal);
     let release: (() => void) | undefined;
     try {
-      release = await deadline.slot((signal) => this.#resources.fetches.acquire(signal));
+      const { fetches } = this.#resources;
+      release = await deadline.slot(
+        (signal) => fetches.acquire(signal),
+        () => fetches.tryAcquire(),
+      );
       const source = call.viaTavily ? this.#tavily : this.#source;
       const { page, revalidated, timings } = await source.load(target, call, stale, deadline);
       const stored = await this.#resources.cache.put(key, page);

@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalOriginLimiter } from "../../src/net/politeness.js";
 import { articleHtml } from "../helpers/fixture-server.js";
 import { type RedisServer, startRedis } from "../helpers/redis.js";
 import { hasService } from "../helpers/services.js";
@@ -89,5 +90,29 @@ describe("per-origin politeness", () => {
     } finally {
       await closed.web.close();
     }
+  });
+});
+
+describe("LocalOriginLimiter", () => {
+  it("hands a free slot at once with tryAcquire, none past the limit, and one origin's slots are its own", async () => {
+    const limiter = new LocalOriginLimiter(2);
+    const a = "http://a.test:80";
+    const first = limiter.tryAcquire(a);
+    const second = await limiter.acquire(a, new AbortController().signal);
+    expect(first).toBeTypeOf("function");
+    expect(limiter.tryAcquire(a)).toBeUndefined();
+    const other = limiter.tryAcquire("http://b.test:80");
+    expect(other).toBeTypeOf("function");
+    // A waiter gets the next slot released, before anyone who only tries.
+    const waiting = limiter.acquire(a, new AbortController().signal);
+    first!();
+    expect(limiter.tryAcquire(a)).toBeUndefined();
+    (await waiting)();
+    second();
+    other!();
+    // Released twice is harmless: the limit stays two.
+    first!();
+    const again = [limiter.tryAcquire(a), limiter.tryAcquire(a), limiter.tryAcquire(a)];
+    expect(again.filter(Boolean)).toHaveLength(2);
   });
 });

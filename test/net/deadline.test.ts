@@ -5,6 +5,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Deadline } from "../../src/net/deadline.js";
+import { Semaphore } from "../../src/net/semaphore.js";
 
 const never = () => new Promise<never>(() => {});
 
@@ -75,5 +76,54 @@ describe("Deadline", () => {
     const deadline = new Deadline(20, caller.signal);
     await expect(deadline.race(never())).rejects.toMatchObject({ code: "TIMEOUT" });
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("aborts its events as its signal, and a signal first read after the abort is aborted", async () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(60_000, caller.signal);
+    const heard: unknown[] = [];
+    deadline.events.once("abort", () => heard.push(deadline.events.reason));
+    expect(deadline.aborted).toBe(false);
+    const reason = new Error("stop");
+    caller.abort(reason);
+    expect(heard).toEqual([reason]);
+    expect(deadline.aborted && deadline.events.aborted).toBe(true);
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.signal.reason).toBe(reason);
+
+    const timed = new Deadline(20);
+    const timedOut = new Promise((resolve) => timed.events.once("abort", resolve));
+    await timedOut;
+    expect(timed.signal.reason).toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("takes a free slot at once, waits for one otherwise, and takes none once done", async () => {
+    const slots = new Semaphore(1);
+    const deadline = new Deadline(60_000);
+    const release = await deadline.slot(
+      (signal) => slots.acquire(signal),
+      () => slots.tryAcquire(),
+    );
+    expect(slots.tryAcquire()).toBeUndefined();
+    // No slot free: the deadline waits for one, and gets it when the first is released.
+    const waiting = deadline.slot(
+      (signal) => slots.acquire(signal),
+      () => slots.tryAcquire(),
+    );
+    release();
+    (await waiting)();
+    expect(slots.idle).toBe(true);
+
+    const caller = new AbortController();
+    const cancelled = new Deadline(60_000, caller.signal);
+    caller.abort(new Error("gone"));
+    await expect(
+      cancelled.slot(
+        (signal) => slots.acquire(signal),
+        () => slots.tryAcquire(),
+      ),
+    ).rejects.toThrow("gone");
+    expect(slots.idle).toBe(true);
+    deadline.close();
   });
 });

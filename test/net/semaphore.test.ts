@@ -77,4 +77,17 @@ describe("Semaphore", () => {
     await expect(slots.acquire(caller.signal)).rejects.toThrow("before");
     expect(slots.idle).toBe(true);
   });
+
+  it("hands a free slot over at once with tryAcquire, and none while all are held", async () => {
+    const slots = new Semaphore(1);
+    const held = slots.tryAcquire();
+    expect(held).toBeTypeOf("function");
+    expect(slots.tryAcquire()).toBeUndefined();
+    const waiter = slots.acquire();
+    held!();
+    // The released slot went to the waiter, not back to be tried for.
+    expect(slots.tryAcquire()).toBeUndefined();
+    (await waiter)();
+    expect(slots.idle).toBe(true);
+  });
 });
