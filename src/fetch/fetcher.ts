@@ -20,7 +20,7 @@ import type { RedirectPolicy, RobotsPolicy as RobotsMode } from "../values.js";
 import { discardBody, parseContentEncoding, readBody } from "./body.js";
 import { mapBodyError } from "./failure.js";
 import { ACCEPT, ACCEPT_ENCODING, type HopResponse, requestOnce } from "./http.js";
-import { type NetworkTimings, networkTimings, timed } from "./timings.js";
+import { type NetworkTimings, networkTimings } from "./timings.js";
 
 /** Statuses that redirect; 303 turns into GET, which every request here already is. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -240,9 +240,15 @@ export class Fetcher {
     this.checkTarget(target);
     // The guard resolves and checks before anything else touches the network, robots.txt
     // included; the connector then reuses this exact, pinned resolution.
-    await timed(timings, "dnsMs", () =>
-      deadline.race(this.#guard.resolve(target.hostname, target.port)),
-    );
+    // A literal or a name already pinned is checked at once, without a turn of waiting.
+    const resolving = performance.now();
+    try {
+      if (this.#guard.resolvedNow(target.hostname, target.port) === undefined) {
+        await deadline.race(this.#guard.resolve(target.hostname, target.port));
+      }
+    } finally {
+      timings.dnsMs += performance.now() - resolving;
+    }
     if (policy.robots === "respect") await this.#robots.check(target.url, deadline);
     const headers = this.#headers(policy.headers, target.url.origin !== start.origin);
     const { etag, lastModified } = policy.validators ?? {};

@@ -18,20 +18,6 @@ export function networkTimings(): NetworkTimings {
   return { dnsMs: 0, connectMs: 0, firstByteMs: 0 };
 }
 
-/** Runs `work` and adds the time it took to `tally[phase]`, whether it succeeds or throws. */
-export async function timed<T>(
-  tally: NetworkTimings,
-  phase: keyof NetworkTimings,
-  work: () => Promise<T>,
-): Promise<T> {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    tally[phase] += performance.now() - started;
-  }
-}
-
 /**
  * `dispatcher`, with each request's phases added to `tally`. undici starts a request on its
  * connection (onConnect) once the socket is open, TCP and TLS done, and just before the request

@@ -50,15 +50,18 @@ const PRIVATE_NETWORK_REASONS = new Set([
 /** DNS error codes that mean "no such host" rather than a broken resolver. */
 const NOT_FOUND = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"]);
 
+/** A host name's pinned resolution: its pending answer, and the answer once it has come. */
+interface Pin {
+  pending: Promise<ReadonlyArray<{ address: string; family: number }>>;
+  answer?: ReadonlyArray<{ address: string; family: number }>;
+}
+
 export class AddressGuard {
   readonly #allowPrivate: boolean;
   readonly #rules: AddressRule[];
   readonly #lookup: LookupFn;
-  /** hostname → the promise of its resolution; every connection reads the same answer. */
-  readonly #pins = new LRUCache<
-    string,
-    Promise<ReadonlyArray<{ address: string; family: number }>>
-  >({
+  /** hostname → its resolution; every connection reads the same answer. */
+  readonly #pins = new LRUCache<string, Pin>({
     max: PIN_MAX_HOSTS,
     ttl: PIN_TTL_MS,
   });
@@ -86,7 +89,19 @@ export class AddressGuard {
    * one to connect to. Throws BLOCKED_ADDRESS or CONNECT_FAILED.
    */
   async resolve(hostname: string, port: number): Promise<string> {
-    const host = stripBrackets(hostname).replace(/\.+$/, "");
+    const known = this.resolvedNow(hostname, port);
+    if (known !== undefined) return known;
+    const host = bareHost(hostname);
+    return this.#checked(host, await this.#resolveOnce(host), port);
+  }
+
+  /**
+   * What resolve gives when it needs no wait: the checked address of an IP literal, or of a
+   * name whose pinned answer has come. Undefined when the name must be resolved first; throws
+   * BLOCKED_ADDRESS as resolve does.
+   */
+  resolvedNow(hostname: string, port: number): string | undefined {
+    const host = bareHost(hostname);
     if (isIP(host)) {
       const reason = this.refusal(host, port);
       if (reason) throw blocked(`Blocked: ${host} is ${reason}`);
@@ -96,8 +111,16 @@ export class AddressGuard {
     if (nameReason && !(this.#allowPrivate && PRIVATE_NETWORK_REASONS.has(nameReason))) {
       throw blocked(`Blocked: ${host} is ${nameReason}`);
     }
+    const answer = this.#pins.get(host)?.answer;
+    return answer && this.#checked(host, answer, port);
+  }
 
-    const addresses = await this.#resolveOnce(host);
+  /** The address to connect to of `host`'s answer, once every address in it passes. */
+  #checked(
+    host: string,
+    addresses: ReadonlyArray<{ address: string; family: number }>,
+    port: number,
+  ): string {
     if (addresses.length === 0) {
       throw new WebFetchError("CONNECT_FAILED", `Failed to connect: no address for ${host}`);
     }
@@ -110,30 +133,37 @@ export class AddressGuard {
   }
 
   #resolveOnce(host: string): Promise<ReadonlyArray<{ address: string; family: number }>> {
-    let pending = this.#pins.get(host);
-    if (!pending) {
-      // Called inside a promise so a lookup that throws, or returns no promise, fails the same way.
-      pending = Promise.resolve()
-        .then(() => this.#lookup(host))
-        .then(
-          (list) => checkedAnswer(host, list),
-          (error: unknown) => {
-            const code = (error as { code?: unknown } | null | undefined)?.code;
-            const reason =
-              typeof code === "string" && NOT_FOUND.has(code)
-                ? `getaddrinfo ${code} ${host}`
-                : error instanceof Error
-                  ? error.message
-                  : String(error);
-            throw new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, {
-              cause: error,
-            });
-          },
-        );
+    const pinned = this.#pins.get(host);
+    if (pinned) return pinned.pending;
+    // Called inside a promise so a lookup that throws, or returns no promise, fails the same way.
+    const pending = Promise.resolve()
+      .then(() => this.#lookup(host))
+      .then(
+        (list) => checkedAnswer(host, list),
+        (error: unknown) => {
+          const code = (error as { code?: unknown } | null | undefined)?.code;
+          const reason =
+            typeof code === "string" && NOT_FOUND.has(code)
+              ? `getaddrinfo ${code} ${host}`
+              : error instanceof Error
+                ? error.message
+                : String(error);
+          throw new WebFetchError("CONNECT_FAILED", `Failed to connect: ${reason}`, {
+            cause: error,
+          });
+        },
+      );
+    const pin: Pin = { pending };
+    pending.then(
+      (answer) => {
+        pin.answer = answer;
+      },
       // A failed answer is not pinned: the next connection asks again.
-      pending.catch(() => this.#pins.delete(host));
-      this.#pins.set(host, pending);
-    }
+      () => {
+        if (this.#pins.get(host) === pin) this.#pins.delete(host);
+      },
+    );
+    this.#pins.set(host, pin);
     return pending;
   }
 
@@ -191,8 +221,11 @@ function safeJson(value: unknown): string {
   }
 }
 
-function stripBrackets(host: string): string {
-  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+/** A host as the guard looks it up: no IPv6 brackets, no trailing dots. */
+function bareHost(hostname: string): string {
+  const host =
+    hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+  return host.replace(/\.+$/, "");
 }
 
 function blocked(message: string): WebFetchError {

@@ -37,10 +37,16 @@ type Verdict =
   | { kind: "allow-all" }
   | { kind: "disallow-all"; why: string };
 
+/** An origin's verdict: pending while robots.txt loads, and the verdict itself once it is in. */
+interface Known {
+  pending: Promise<Verdict>;
+  verdict?: Verdict;
+}
+
 export class RobotsPolicy {
   readonly #fetch: RobotsFetch;
   readonly #token: string;
-  readonly #cache = new LRUCache<string, Promise<Verdict>>({
+  readonly #cache = new LRUCache<string, Known>({
     max: RULES_MAX_ORIGINS,
     ttl: RULES_TTL_MS,
   });
@@ -53,7 +59,7 @@ export class RobotsPolicy {
   /** Throws ROBOTS_DISALLOWED when robots.txt of `url`'s origin refuses it. */
   async check(url: URL, deadline: Deadline): Promise<void> {
     if (url.pathname === "/robots.txt") return;
-    const verdict = await deadline.race(this.#verdict(url));
+    const verdict = await this.#within(url, deadline);
     if (verdict.kind === "allow-all") return;
     if (verdict.kind === "disallow-all") {
       throw new WebFetchError("ROBOTS_DISALLOWED", `robots.txt of ${url.host} ${verdict.why}`, {
@@ -77,7 +83,7 @@ export class RobotsPolicy {
    * origin has none or it is unavailable.
    */
   async rules(url: URL, deadline: Deadline): Promise<RobotsRules | undefined> {
-    const verdict = await deadline.race(this.#verdict(url));
+    const verdict = await this.#within(url, deadline);
     return verdict.kind === "rules" ? verdict.rules : undefined;
   }
 
@@ -86,7 +92,7 @@ export class RobotsPolicy {
    * pure matching. An unavailable robots.txt refuses every path, as `check` does.
    */
   async judge(url: URL, deadline: Deadline): Promise<(target: URL) => boolean> {
-    const verdict = await deadline.race(this.#verdict(url));
+    const verdict = await this.#within(url, deadline);
     if (verdict.kind === "allow-all") return () => true;
     if (verdict.kind === "disallow-all") return (target) => target.pathname === "/robots.txt";
     const { rules } = verdict;
@@ -98,28 +104,37 @@ export class RobotsPolicy {
    * robots.txt sets none or is unavailable.
    */
   async crawlDelay(url: URL, deadline: Deadline): Promise<number | undefined> {
-    const verdict = await deadline.race(this.#verdict(url));
+    const verdict = await this.#within(url, deadline);
     return verdict.kind === "rules" ? crawlDelay(verdict.rules, this.#token) : undefined;
+  }
+
+  /**
+   * The verdict of `url`'s origin: at once when it is in, without racing the deadline, else
+   * once robots.txt has loaded, within `deadline`.
+   */
+  #within(url: URL, deadline: Deadline): Verdict | Promise<Verdict> {
+    return this.#cache.get(url.origin)?.verdict ?? deadline.race(this.#verdict(url));
   }
 
   #verdict(url: URL): Promise<Verdict> {
     const origin = url.origin;
-    let pending = this.#cache.get(origin);
-    if (!pending) {
-      const loading = this.#load(new URL("/robots.txt", origin));
-      pending = loading;
-      this.#cache.set(origin, loading);
-      loading.then(
-        (verdict) => {
-          // An outage is not a policy: look again soon rather than refusing for an hour.
-          if (verdict.kind === "disallow-all")
-            this.#cache.set(origin, loading, { ttl: OUTAGE_TTL_MS });
-        },
-        // Failures that are not about robots.txt itself (the host is down) are not cached.
-        () => this.#cache.delete(origin),
-      );
-    }
-    return pending;
+    const cached = this.#cache.get(origin);
+    if (cached) return cached.pending;
+    const known: Known = { pending: this.#load(new URL("/robots.txt", origin)) };
+    this.#cache.set(origin, known);
+    known.pending.then(
+      (verdict) => {
+        known.verdict = verdict;
+        // An outage is not a policy: look again soon rather than refusing for an hour.
+        if (verdict.kind === "disallow-all" && this.#cache.get(origin) === known)
+          this.#cache.set(origin, known, { ttl: OUTAGE_TTL_MS });
+      },
+      // Failures that are not about robots.txt itself (the host is down) are not cached.
+      () => {
+        if (this.#cache.get(origin) === known) this.#cache.delete(origin);
+      },
+    );
+    return known.pending;
   }
 
   async #load(robotsUrl: URL): Promise<Verdict> {

@@ -208,6 +208,11 @@ describe("fetch: robots.txt", () => {
     expect(
       (await suite.t.web.fetch(suite.server.url("/public", "robots-disallow.test"))).title,
     ).toBe("Public");
+    // The rules in hand judge the next fetch at once, and refuse it as the first.
+    const again = await failure(
+      suite.t.web.fetch(suite.server.url("/private?again=1", "robots-disallow.test")),
+    );
+    expect(again.code).toBe("ROBOTS_DISALLOWED");
   });
   it("matches the group of our product token", async () => {
     expect(
