@@ -407,7 +407,8 @@ interface Chain<T> {
  */
 async function followRedirects<T>(start: ParsedTarget, chain: Chain<T>): Promise<T> {
   const redirects: Redirect[] = [];
-  const visited = new Set<string>([normalizeUrl(start.url)]);
+  // The URLs a chain has been at, kept once it redirects: most fetches never do.
+  let visited: Set<string> | undefined;
   let current = start;
   for (;;) {
     const release = await chain.hold?.(current);
@@ -433,6 +434,7 @@ async function followRedirects<T>(start: ParsedTarget, chain: Chain<T>): Promise
     }
     redirects.push({ from: current.url.href, to: next.url.href, status: response.status });
     const key = normalizeUrl(next.url);
+    visited ??= new Set([normalizeUrl(start.url)]);
     if (visited.has(key)) {
       throw new WebFetchError("TOO_MANY_REDIRECTS", `Redirect loop detected at ${next.url.href}`, {
         retryable: false,

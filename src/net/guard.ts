@@ -29,6 +29,8 @@ export interface AddressGuardOptions {
 const PIN_TTL_MS = 30_000;
 /** Host names whose checked resolution is kept. */
 const PIN_MAX_HOSTS = 1_000;
+/** Address and port pairs whose verdict is kept; past this many, the kept ones are dropped. */
+const VERDICTS_MAX = 4_096;
 
 const defaultLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -66,6 +68,12 @@ export class AddressGuard {
     ttl: PIN_TTL_MS,
   });
 
+  /**
+   * "port address" → the reason it is refused, null when allowed: a verdict depends on nothing
+   * else, and each fetch would parse the same address twice to reach it again.
+   */
+  readonly #verdicts = new Map<string, string | null>();
+
   constructor(options: AddressGuardOptions) {
     this.#allowPrivate = options.allowPrivateNetwork;
     this.#rules = parseAddressRules(options.allowAddresses);
@@ -77,6 +85,17 @@ export class AddressGuard {
    * Pure apart from the configured holes.
    */
   refusal(ip: string, port: number): string | undefined {
+    const key = `${port} ${ip}`;
+    let reason = this.#verdicts.get(key);
+    if (reason === undefined) {
+      reason = this.#judge(ip, port) ?? null;
+      if (this.#verdicts.size >= VERDICTS_MAX) this.#verdicts.clear();
+      this.#verdicts.set(key, reason);
+    }
+    return reason ?? undefined;
+  }
+
+  #judge(ip: string, port: number): string | undefined {
     if (matchesAddressRule(this.#rules, ip, port)) return undefined;
     const verdict = classifyAddress(ip);
     if (verdict.allowed) return undefined;

@@ -123,6 +123,8 @@ export function normalizeUrl(url: URL): string {
 
 /** True when the raw input has userinfo: any `@` in the authority, even an empty `http://@host/`. */
 function hasUserinfo(text: string): boolean {
+  // Without an "@" anywhere there is no userinfo to find.
+  if (!text.includes("@")) return false;
   const cleaned = text.replace(C0_OR_SPACE_EDGES, "").replace(TAB_OR_NEWLINE, "");
   return AUTHORITY.exec(cleaned)?.[1]?.includes("@") ?? false;
 }

@@ -82,4 +82,14 @@ describe("AddressGuard.resolvedNow", () => {
     });
     expect(calls).toEqual(["gone.test", "gone.test"]);
   });
+
+  it("gives an address the same verdict every time it is asked, port by port", () => {
+    const { guard } = guardWith({}, ["127.0.0.1:8080"]);
+    for (let i = 0; i < 3; i++) {
+      expect(guard.refusal("127.0.0.1", 8080)).toBeUndefined();
+      expect(guard.refusal("127.0.0.1", 8081)).toBe("a loopback address");
+      expect(guard.refusal("169.254.169.254", 80)).toMatch(/metadata/);
+      expect(guard.refusal("93.184.215.14", 443)).toBeUndefined();
+    }
+  });
 });
