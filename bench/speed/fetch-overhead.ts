@@ -4,15 +4,18 @@
  * process with the server. webfetch is the compiled package in dist/, as users run it (so run
  * `npm run build` first). Rounds alternate the variants, in reverse order every other round so
  * that none always follows the same one (a round pays for some of the garbage of the one before);
- * each figure is the median over rounds of the mean of one round's sequential requests.
+ * each figure is the median over rounds of the mean of one round's sequential requests, and each
+ * ratio the median over rounds of the variant's mean over the bare request's in the same round
+ * (so a round slowed by other work on the machine slows both sides of its ratio).
  *
  * Where the time goes, from the result's own phase timings (guard, first byte, conversion with
  * its hand-off) and from variants run in the same rounds: the default logger against a silent
  * one, robots.txt respected against ignored. Only the phase timings of a result are kept, not
  * the result: holding every 100 KB page of the run would make the collector, not webfetch, the
  * cost of the variant that keeps them. For HTML the conversion itself is the product,
- * not overhead: it is measured alone (the same bytes through convertBody in this process), and
- * the overhead is the rest.
+ * not overhead: the floor is a bare request whose body is converted on a conversion thread of
+ * the same pool, in the same rounds, and webfetch's overhead is what web.fetch takes beyond it.
+ * The conversion alone (the same bytes through convertBody in this process) is shown too.
  *
  * Run: node --import tsx bench/speed/fetch-overhead.ts   (or npm run bench:speed)
  */
@@ -23,6 +26,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Agent, request } from "undici";
 import type * as Convert from "../../src/convert/index.js";
+import type * as Pool from "../../src/convert/pool.js";
 import type * as Log from "../../src/log.js";
 import type { Timings } from "../../src/result.js";
 import type * as Instance from "../../src/webfetch/index.js";
@@ -30,7 +34,7 @@ import { testLookup } from "../../test/helpers/fixture-server.js";
 import { median } from "../stats.js";
 import { markdownTable } from "./table.js";
 
-const ROUNDS = 15;
+const ROUNDS = 21;
 /** The compiled package. */
 const DIST = new URL("../../dist/", import.meta.url);
 
@@ -42,6 +46,9 @@ async function compiled<T>(path: string): Promise<T> {
   }
   return (await import(url.href)) as T;
 }
+const BARE = "bare undici request";
+const FLOOR = "floor: bare request, converted on a thread";
+
 /** Sequential requests per round: fewer of HTML, whose conversion takes most of a fetch. */
 const PER_ROUND: Record<string, number> = { "/text": 100, "/html": 20 };
 const PAGE_BYTES = 100 * 1024;
@@ -87,6 +94,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
   const { createWebFetch } = await compiled<typeof Instance>("webfetch/index.js");
   const { createLogger, silentLogger } = await compiled<typeof Log>("log.js");
   const { convertBody } = await compiled<typeof Convert>("convert/index.js");
+  const { ConvertPool } = await compiled<typeof Pool>("convert/pool.js");
   const pages: Record<string, { type: string; body: string }> = {
     "/text": { type: "text/plain; charset=utf-8", body: textPage(PAGE_BYTES) },
     "/html": { type: "text/html; charset=utf-8", body: htmlPage(PAGE_BYTES) },
@@ -114,12 +122,14 @@ export async function fetchOverheadBench(): Promise<string[][]> {
   const web = createWebFetch({ ...guard, cache: false, logger: logged });
   const quiet = createWebFetch({ ...guard, cache: false, logger: silentLogger });
   const agent = new Agent();
+  const pool = new ConvertPool();
+  const never = new AbortController().signal;
 
   /** The phase timings of the default variant's results, for the phase rows. */
   const phases: Timings[] = [];
   const variants: Variant[] = [
     {
-      name: "bare undici request",
+      name: BARE,
       run: async (url) => {
         const res = await request(url, { dispatcher: agent });
         await res.body.text();
@@ -136,28 +146,57 @@ export async function fetchOverheadBench(): Promise<string[][]> {
     { name: "  with a silent logger", run: (url) => quiet.fetch(url) },
     { name: "  robots.txt ignored", run: (url) => web.fetch(url, { robots: "ignore" }) },
   ];
+  /** HTML's floor: the bare request, its body converted on a thread as webfetch converts it. */
+  const converted: Variant = {
+    name: FLOOR,
+    run: async (url) => {
+      const res = await request(url, { dispatcher: agent });
+      const body = new Uint8Array(await res.body.arrayBuffer());
+      const type = String(res.headers["content-type"]);
+      return pool.convert(body, type, { url, format: "markdown", extract: "main" }, never);
+    },
+  };
 
   const rows: string[][] = [["page", "what", "ms per fetch (median)", "× bare"]];
   try {
     for (const path of ["/text", "/html"]) {
+      const run = path === "/html" ? [...variants, converted] : variants;
       phases.length = 0;
-      const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
-      for (const v of variants) await round(v, base, path); // warm: pools, robots.txt, JIT
+      const times = new Map<string, number[]>(run.map((v) => [v.name, []]));
+      for (const v of run) await round(v, base, path); // warm: pools, robots.txt, JIT
       phases.length = 0;
       for (let r = 0; r < ROUNDS; r++) {
-        for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
+        for (const v of r % 2 === 0 ? run : [...run].reverse()) {
           times.get(v.name)!.push(await round(v, base, path));
         }
       }
-      const bare = median(times.get("bare undici request")!);
+      const bareRounds = times.get(BARE)!;
+      const bare = median(bareRounds);
       const label = `${path.slice(1)} ${PAGE_BYTES / 1024} KB`;
-      const row = (what: string, ms: number) => [
+      const row = (what: string, ms: number, ratio = ms / bare) => [
         label,
         what,
         ms.toFixed(3),
-        (ms / bare).toFixed(2),
+        ratio.toFixed(2),
       ];
-      for (const v of variants) rows.push(row(v.name, median(times.get(v.name)!)));
+      /** The median of a variant's per-round ratios to the bare request of the same round. */
+      const paired = (rounds: number[]) => median(rounds.map((ms, r) => ms / bareRounds[r]!));
+      for (const v of run) {
+        const rounds = times.get(v.name)!;
+        rows.push(row(v.name, median(rounds), paired(rounds)));
+      }
+      if (path === "/html") {
+        // What web.fetch adds to the floor, per round, as a ratio to the bare request.
+        const floor = times.get(FLOOR)!;
+        const added = times.get("web.fetch")!.map((ms, r) => ms - floor[r]!);
+        rows.push(
+          row(
+            "web.fetch beyond the floor, over the bare request",
+            median(added),
+            1 + median(added.map((ms, r) => ms / bareRounds[r]!)),
+          ),
+        );
+      }
 
       // The phases the results measured, and the conversion alone for HTML.
       const phase = (pick: (t: Timings) => number | undefined) =>
@@ -206,7 +245,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       }
     }
   } finally {
-    await Promise.all([web.close(), quiet.close(), agent.close()]);
+    await Promise.all([web.close(), quiet.close(), agent.close(), pool.close()]);
     server.close();
     closeSync(devNull);
   }
