@@ -81,7 +81,10 @@ class LineLogger implements Logger {
 
   #write(level: number, obj: object, msg: string | undefined): void {
     let line = `{"level":${level},"time":${Date.now()},"name":"webfetch"`;
-    for (const [key, value] of Object.entries(obj)) {
+    const fields = obj as Record<string, unknown>;
+    for (const key in fields) {
+      if (!Object.hasOwn(fields, key)) continue;
+      const value = fields[key];
       // As in JSON, a field without a value is left out.
       if (value === undefined) continue;
       line += `,${JSON.stringify(key)}:${serialize(value)}`;
@@ -93,6 +96,10 @@ class LineLogger implements Logger {
 
 /** A field's JSON: an error as its type, message and stack; a value JSON cannot hold as a note. */
 function serialize(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) {
+    return String(value);
+  }
   if (value instanceof Error) {
     return JSON.stringify({ type: value.name, message: value.message, stack: value.stack });
   }
@@ -110,11 +117,18 @@ function serialize(value: unknown): string {
  * logging never fails the work it tells of.
  */
 function writeLine(fd: number, line: string): void {
-  const bytes = Buffer.from(line);
-  let offset = 0;
-  while (offset < bytes.length) {
+  // The rest of a line a write took only part of; most lines go out whole in one write.
+  let rest: Buffer | undefined;
+  for (;;) {
     try {
-      offset += writeSync(fd, bytes, offset);
+      if (rest === undefined) {
+        const written = writeSync(fd, line);
+        if (written >= Buffer.byteLength(line)) return;
+        rest = Buffer.from(line).subarray(written);
+      } else {
+        rest = rest.subarray(writeSync(fd, rest));
+      }
+      if (rest.length === 0) return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FULL_PIPE_WAIT_MS);

@@ -6,7 +6,8 @@ import { isWebFetchError } from "../errors.js";
 import type { Logger } from "../log.js";
 
 /**
- * Runs `work` and logs `message` with `fields()` (read once it is over), `ms` and `outcome`.
+ * Runs `work` and logs `message` with `fields()` (read once it is over, a new object each time,
+ * which gets `ms` and `outcome`).
  *
  * @example
  * await logOutcome(logger, "search", () => provider.search(q), () => ({ provider: "brave" }));
@@ -25,6 +26,9 @@ export async function logOutcome<T>(
     outcome = isWebFetchError(error) ? error.code : "ERROR";
     throw error;
   } finally {
-    logger.info({ ...fields(), ms: Math.round(performance.now() - started), outcome }, message);
+    const entry = fields();
+    entry.ms = Math.round(performance.now() - started);
+    entry.outcome = outcome;
+    logger.info(entry, message);
   }
 }
