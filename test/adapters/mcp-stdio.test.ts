@@ -287,13 +287,26 @@ describe("webfetch mcp with a token budget (tools.max_result_tokens)", () => {
     const urls = [page("/article"), page("/long"), "http://10.0.0.5/"];
     const seen: number[] = [];
     const messages: string[] = [];
-    const result = (await client.callTool({ name: "web_extract", arguments: { urls } }, undefined, {
-      onprogress: (p) => {
+    // The notifications as they come off the wire: the SDK's client hands a notification to its
+    // handler a microtask after reading it, and stops listening at the result, so one that
+    // arrives in the same chunk as the result never reaches `onprogress`, however the server
+    // orders them.
+    const transport = client.transport!;
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ("method" in message && message.method === "notifications/progress") {
+        const p = message.params as { progress: number; total?: number; message?: string };
         seen.push(p.progress);
         expect(p.total).toBe(3);
         messages.push(p.message ?? "");
-      },
-    })) as CallToolResult;
+      }
+      deliver?.(message, extra);
+    };
+    const result = (await client
+      .callTool({ name: "web_extract", arguments: { urls } }, undefined, { onprogress: () => {} })
+      .finally(() => {
+        transport.onmessage = deliver;
+      })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(await tokensOf(result)).toBeLessThanOrEqual(BUDGET);
     expect(seen).toEqual([1, 2, 3]);
