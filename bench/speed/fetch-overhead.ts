@@ -2,8 +2,8 @@
  * Fetch overhead: `web.fetch()` of a 100 KB text page and of a 100 KB HTML page over loopback,
  * cache off, against a bare undici `request` of the same URL (its body read as text), in one
  * process with the server. webfetch is the compiled package in dist/, as users run it (so run
- * `npm run build` first). Rounds alternate the variants, in reverse order every other round so
- * that none always follows the same one (a round pays for some of the garbage of the one before);
+ * `npm run build` first). Each round starts one variant further on, so that every variant takes
+ * every place in the order as often (a round pays for some of the garbage of the one before);
  * each figure is the median over rounds of the mean of one round's sequential requests, and each
  * ratio the median over rounds of the variant's mean over the bare request's in the same round
  * (so a round slowed by other work on the machine slows both sides of its ratio).
@@ -14,7 +14,8 @@
  * the result: holding every 100 KB page of the run would make the collector, not webfetch, the
  * cost of the variant that keeps them. For HTML the conversion itself is the product,
  * not overhead: the floor is a bare request whose body is converted on a conversion thread of
- * the same pool, in the same rounds, and webfetch's overhead is what web.fetch takes beyond it.
+ * the same pool, in the same rounds, and webfetch's overhead is each fetch's time less its own
+ * conversion, over the floor's request (which, like webfetch's, follows a wait for a thread).
  * The conversion alone (the same bytes through convertBody in this process) is shown too.
  *
  * Run: node --import tsx bench/speed/fetch-overhead.ts   (or npm run bench:speed)
