@@ -99,8 +99,10 @@ export function roundMs(ms: number): number {
 /** The measured phases, each rounded as `totalMs` is. */
 function roundedPhases(phases: PhaseTimings | undefined): PhaseTimings {
   const rounded: PhaseTimings = {};
-  for (const [name, ms] of Object.entries(phases ?? {}) as [keyof PhaseTimings, number][]) {
-    rounded[name] = roundMs(ms);
+  if (phases === undefined) return rounded;
+  for (const name in phases) {
+    const ms = phases[name as keyof PhaseTimings];
+    if (ms !== undefined) rounded[name as keyof PhaseTimings] = roundMs(ms);
   }
   return rounded;
 }
@@ -124,7 +126,10 @@ function pageWarnings(
   return warnings;
 }
 
+/** Nothing to spread: one shared object, frozen so that no caller can fill it. */
+const NOTHING = Object.freeze({});
+
 /** `{ [key]: value }`, or nothing when the value is unknown or empty. */
 export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined || value === "" ? {} : { [key]: value }) as { [P in K]?: V };
+  return (value === undefined || value === "" ? NOTHING : { [key]: value }) as { [P in K]?: V };
 }
