@@ -2,8 +2,9 @@
  * Fetch overhead: `web.fetch()` of a 100 KB text page and of a 100 KB HTML page over loopback,
  * cache off, against a bare undici `request` of the same URL (its body read as text), in one
  * process with the server. webfetch is the compiled package in dist/, as users run it (so run
- * `npm run build` first). Each round starts one variant further on, so that every variant takes
- * every place in the order as often (a round pays for some of the garbage of the one before);
+ * `npm run build` first). Rounds order the variants by a balanced Latin square, so that every
+ * variant follows every other one as often (a round pays for some of the work of the one before:
+ * the variant run right after the bare request would otherwise always pay for leaving it);
  * each figure is the median over rounds of the mean of one round's sequential requests, and each
  * ratio the median over rounds of the variant's mean over the bare request's in the same round
  * (so a round slowed by other work on the machine slows both sides of its ratio).
@@ -81,6 +82,21 @@ ${parts.join("")}</article></main>
 interface Variant {
   name: string;
   run: (url: string) => Promise<unknown>;
+}
+
+/**
+ * Round `r`'s order of `n` variants, from a balanced Latin square (Williams): over n rounds (2n
+ * when n is odd) each variant takes every place once and directly follows every other once.
+ */
+export function balancedOrder(n: number, r: number): number[] {
+  // The first row runs 0, 1, n-1, 2, n-2, ...; row k adds k to each; odd n adds the rows reversed.
+  const first = Array.from({ length: n }, (_, j) =>
+    j === 0 ? 0 : j % 2 === 1 ? (j + 1) / 2 : n - j / 2,
+  );
+  const rows = n % 2 === 0 ? n : 2 * n;
+  const k = r % rows;
+  const row = first.map((x) => (x + (k % n)) % n);
+  return k < n ? row : row.reverse();
 }
 
 /** Mean ms of one round of sequential runs of `run` over distinct URLs. */
@@ -178,10 +194,11 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const times = new Map<string, number[]>(run.map((v) => [v.name, []]));
       for (const v of run) await round(v, base, path); // warm: pools, robots.txt, JIT
       for (const list of [phases, rest, floorRequest, floorConvert]) list.length = 0;
-      for (let r = 0; r < ROUNDS; r++) {
-        // Each round starts one variant further on, so every variant takes every place in the
-        // order as often (a round pays for some of the work of the one before it).
-        for (const v of [...run.slice(r % run.length), ...run.slice(0, r % run.length)]) {
+      // Whole squares only: at least ROUNDS rounds.
+      const square = run.length % 2 === 0 ? run.length : 2 * run.length;
+      for (let r = 0; r < Math.ceil(ROUNDS / square) * square; r++) {
+        for (const i of balancedOrder(run.length, r)) {
+          const v = run[i]!;
           times.get(v.name)!.push(await round(v, base, path));
         }
       }
