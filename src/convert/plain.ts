@@ -6,7 +6,7 @@
 import { escapeHtml } from "../markdown/clean-html.js";
 import type { OutputFormat } from "../values.js";
 import { decodeBody } from "./decode.js";
-import { type ContentKind, sniffContent } from "./sniff.js";
+import { type ContentKind, mayBePlain, sniffContent } from "./sniff.js";
 import { convertText } from "./text.js";
 
 /** The kinds converted here: their content is their own text. */
@@ -52,7 +52,7 @@ export function convertInline(
   format: OutputFormat,
   maxBytes: number,
 ): PlainBody | undefined {
-  if (body.length > maxBytes) return undefined;
+  if (body.length > maxBytes || !mayBePlain(headerType)) return undefined;
   const { kind, mimeType } = sniffContent(body, headerType, url);
   return isPlainKind(kind) ? convertPlain(body, headerType, kind, mimeType, format) : undefined;
 }

@@ -4,6 +4,7 @@
  * outlives its fetch's deadline is stopped by terminating its thread. A thread that dies is
  * replaced on the next job.
  */
+import type { EventEmitter } from "node:events";
 import { Worker } from "node:worker_threads";
 import type { ErrorCode } from "../errors.js";
 import { WebFetchError } from "../errors.js";
@@ -11,12 +12,31 @@ import { LIMITS } from "../limits.js";
 import type { ConvertedBody, ConvertOptions } from "./index.js";
 import type { ConvertJob, ConvertReply } from "./worker.js";
 
+/**
+ * What stops a job: an AbortSignal, or an EventEmitter that emits "abort" and has `aborted` and
+ * `reason` as a signal does (a deadline's events, cheaper than a signal to make and to listen to).
+ */
+export type Cancel =
+  | AbortSignal
+  | (EventEmitter & { readonly aborted: boolean; readonly reason: unknown });
+
+/** Listens once for `cancel`'s abort; the function returned stops listening. */
+function onCancel(cancel: Cancel, listener: () => void): () => void {
+  if ("addEventListener" in cancel) {
+    cancel.addEventListener("abort", listener, { once: true });
+    return () => cancel.removeEventListener("abort", listener);
+  }
+  cancel.once("abort", listener);
+  return () => cancel.off("abort", listener);
+}
+
 interface Task {
   job: ConvertJob;
-  signal: AbortSignal;
+  signal: Cancel;
   resolve: (value: ConvertedBody) => void;
   reject: (error: unknown) => void;
-  onAbort: () => void;
+  /** Stops listening to `signal`. */
+  forget: () => void;
 }
 
 /**
@@ -102,7 +122,7 @@ export class ConvertPool {
     body: Uint8Array,
     headerType: string | undefined,
     options: ConvertOptions,
-    signal: AbortSignal,
+    signal: Cancel,
   ): Promise<ConvertedBody> {
     if (this.#closed) return Promise.reject(new Error("ConvertPool is closed"));
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -114,8 +134,8 @@ export class ConvertPool {
         headerType,
         options,
       };
-      const task: Task = { job, signal, resolve, reject, onAbort: () => this.#abort(task) };
-      signal.addEventListener("abort", task.onAbort, { once: true });
+      const task: Task = { job, signal, resolve, reject, forget: () => {} };
+      task.forget = onCancel(signal, () => this.#abort(task));
       this.#queue.push(task);
       this.#dispatch();
     });
@@ -223,7 +243,7 @@ export class ConvertPool {
   }
 
   #settle(task: Task, error: unknown, value?: ConvertedBody): void {
-    task.signal.removeEventListener("abort", task.onAbort);
+    task.forget();
     if (error !== undefined) task.reject(error);
     else task.resolve(value!);
   }

@@ -276,6 +276,15 @@ export function sniffContent(
   return refineDeclared(known, declared!, head, bytes, url);
 }
 
+/**
+ * Whether a body declared as `contentType` may sniff as plain text. A declared HTML or XHTML
+ * page never does: its bytes can make it a feed, JSON or binary, never text, Markdown or CSV.
+ */
+export function mayBePlain(contentType: string | undefined): boolean {
+  const kind = declaredKind(essenceOf(contentType));
+  return kind !== "html" && kind !== "xhtml";
+}
+
 /** The lowercased essence of a Content-Type header ("text/html"), or undefined if unusable. */
 function essenceOf(contentType: string | undefined): string | undefined {
   const essence = contentType?.split(";", 1)[0]?.trim().toLowerCase();

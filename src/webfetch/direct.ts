@@ -56,7 +56,7 @@ export function directSource(resources: Resources): PageSource {
         const plain = convertInline(body, headerType, url, format, LIMITS.inlineTextBytes);
         if (plain) return plain;
         return deadline.race(
-          resources.converter.convert(body, headerType, options, deadline.signal),
+          resources.converter.convert(body, headerType, options, deadline.events),
         );
       });
     } finally {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ConvertPool } from "../../src/convert/pool.js";
 import { isWebFetchError } from "../../src/errors.js";
+import { Deadline } from "../../src/net/deadline.js";
 
 const options = {
   url: "https://example.test/",
@@ -54,6 +55,23 @@ describe("ConvertPool", () => {
       new AbortController().signal,
     );
     expect(doc.content).toContain("after");
+  });
+
+  it("stops a conversion when a deadline's events abort, and forgets them once settled", async () => {
+    pool = new ConvertPool({ threads: 1 });
+    await pool.convert(page("<p>warm</p>"), "text/html", options, new AbortController().signal);
+    const deadline = new Deadline(100);
+    const error = await pool
+      .convert(heavy, "text/html", options, deadline.events)
+      .catch((e: unknown) => e);
+    expect((error as Error).name).toBe("TimeoutError");
+    expect(deadline.events.listenerCount("abort")).toBe(0);
+    const open = new Deadline(60_000);
+    const doc = await pool.convert(page("<p>after</p>"), "text/html", options, open.events);
+    expect(doc.content).toContain("after");
+    // A job settled leaves nothing listening on the deadline it ran under.
+    expect(open.events.listenerCount("abort")).toBe(0);
+    open.close();
   });
 
   it("fails with TOO_LARGE when a page needs more heap than a thread has", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ContentKind, sniffContent } from "../../src/convert/sniff.js";
+import { isPlainKind } from "../../src/convert/plain.js";
+import { type ContentKind, mayBePlain, sniffContent } from "../../src/convert/sniff.js";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const bytes = (...parts: (number[] | string)[]): Uint8Array =>
@@ -367,5 +368,45 @@ describe("sniffContent", () => {
     const big = utf8(`[${'{"k":"v"},'.repeat(300_000)}{"k":"v"}]`);
     expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
     expect(sniffContent(big, undefined)).toEqual({ kind: "json", mimeType: "application/json" });
+  });
+});
+
+describe("mayBePlain", () => {
+  it("is false only for declared types that no body ever sniffs as plain text", () => {
+    const bodies = [
+      ...CASES.map(([, body]) => body),
+      utf8("just words, line by line\n"),
+      utf8("# A heading\n\nMarkdown text"),
+      utf8("a,b,c\n1,2,3\n"),
+      utf8('{"a": 1}'),
+      utf8(RSS),
+      utf8("<?xml version='1.0'?><note>x</note>"),
+      utf8("<!doctype html><p>x</p>"),
+      bytes([0xff, 0xfe], "t\u0000e\u0000x\u0000t\u0000"),
+    ];
+    const types = [
+      "text/html",
+      "TEXT/HTML; charset=utf-8",
+      "application/xhtml+xml",
+      "text/plain",
+      "text/markdown",
+      "text/csv",
+      "application/xml",
+      "application/octet-stream",
+      "nonsense",
+      undefined,
+    ];
+    for (const type of types) {
+      if (mayBePlain(type)) continue;
+      for (const body of bodies) {
+        const { kind } = sniffContent(body, type, "https://example.com/file.md");
+        expect(isPlainKind(kind), `${type}: ${kind}`).toBe(false);
+      }
+    }
+    expect(mayBePlain("text/html")).toBe(false);
+    expect(mayBePlain("application/xhtml+xml; charset=utf-8")).toBe(false);
+    for (const plain of ["text/plain", "text/markdown", "application/xml", undefined, "x"]) {
+      expect(mayBePlain(plain)).toBe(true);
+    }
   });
 });
