@@ -83,11 +83,6 @@ export class Deadline {
     return this.#events;
   }
 
-  /** True once the time is spent or the caller cancelled. */
-  get aborted(): boolean {
-    return this.#events.aborted;
-  }
-
   /**
    * Ends the deadline's hold on time and on the caller's signal: the timer is cleared and the
    * listener on the parent removed, so a long-lived parent (a crawl's) does not collect one per

@@ -31,10 +31,8 @@ export class Semaphore {
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // A free slot is granted at once: nothing waits, so nothing listens to the signal.
-    if (this.#free > 0) {
-      this.#free--;
-      return Promise.resolve(this.#release());
-    }
+    const now = this.tryAcquire();
+    if (now) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const grant = () => {
         signal?.removeEventListener("abort", onAbort);
