@@ -178,7 +178,11 @@ export function removeInvisible(body: DomElement): void {
   placeStreamedSegments(segments, placeholders, moves);
   for (const node of doomed) node.remove();
   for (const pre of preformatted) removeLineNumberRuns(pre);
-  // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style.
+  // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style,
+  // and so the content of a <main> that shows next to nothing else.
+  for (const el of mainHolders(styleHidden.outermost, styleHidden.landmarks)) {
+    styleHidden.landmarks.add(el);
+  }
   const hiddenContent = styleHidden.outermost.filter((el) => !styleHidden.landmarks.has(el));
   if (!holdsThePage(body, hiddenContent)) {
     for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
@@ -195,24 +199,66 @@ export function removeInvisible(body: DomElement): void {
 }
 
 /**
+ * The elements among `hidden` (outermost ones hidden by a style) that each hold a `<main>` (by
+ * tag or role): the largest hidden there, with most of its text, while next to nothing in it is
+ * visible. That main content waits for a script to show it; smaller hidden elements beside it
+ * (a store's notices) stay hidden. Each main is measured once, however much it hides.
+ */
+function mainHolders(
+  hidden: readonly DomElement[],
+  landmarks: ReadonlySet<DomElement>,
+): DomElement[] {
+  const largest = new Map<DomElement, { el: DomElement; chars: number }>();
+  for (const el of hidden) {
+    if (landmarks.has(el)) continue;
+    let main = el.parentNode;
+    while (isElement(main) && !isMain(main)) main = main.parentNode;
+    if (!isElement(main)) continue;
+    const chars = textLength(el);
+    if (chars > (largest.get(main)?.chars ?? 0)) largest.set(main, { el, chars });
+  }
+  const out: DomElement[] = [];
+  let skipped: Set<DomElement> | undefined;
+  for (const [main, { el, chars }] of largest) {
+    if (chars * 2 < textLength(main)) continue;
+    skipped ??= new Set(hidden);
+    const visible = visibleChars(main, skipped);
+    if (visible <= MAX_VISIBLE_CHARS && visible < chars * VISIBLE_SHARE) out.push(el);
+  }
+  return out;
+}
+
+/** True for the element a page marks as its main content. */
+function isMain(el: DomElement): boolean {
+  return tagOf(el) === "main" || attr(el, "role").toLowerCase() === "main";
+}
+
+/**
  * True when elements hidden by a style hold the page: what is visible is next to nothing
  * (MAX_VISIBLE_CHARS) beside them (VISIBLE_SHARE). Such a page hides its content until a
  * script shows it, and is read as the script would show it.
  */
 function holdsThePage(body: DomElement, hidden: readonly DomElement[]): boolean {
   if (hidden.length === 0) return false;
-  // Visible text is counted only as far as the limit: most pages pass it in their first lines.
-  const skipped = new Set(hidden);
-  let visible = 0;
-  walk(body, (node) => {
-    if (visible > MAX_VISIBLE_CHARS) return false;
-    if (isText(node)) visible += node.data.trim().length;
-    return isElement(node) && !skipped.has(node);
-  });
+  const visible = visibleChars(body, new Set(hidden));
   if (visible > MAX_VISIBLE_CHARS) return false;
   let hiddenChars = 0;
   for (const el of hidden) hiddenChars += textLength(el);
   return visible < hiddenChars * VISIBLE_SHARE;
+}
+
+/**
+ * Characters of text under `root` outside the `skipped` elements, counted only as far as just
+ * past MAX_VISIBLE_CHARS: most pages pass it in their first lines.
+ */
+function visibleChars(root: DomElement, skipped: ReadonlySet<DomElement>): number {
+  let visible = 0;
+  walk(root, (node) => {
+    if (visible > MAX_VISIBLE_CHARS) return false;
+    if (isText(node)) visible += node.data.trim().length;
+    return isElement(node) && !skipped.has(node);
+  });
+  return visible;
 }
 
 /**

@@ -813,6 +813,23 @@ git init</code></pre>
     expect(convertHtml(visible).content).not.toContain("Vintage poster");
   });
 
+  it("reads a <main> that a style hides whole, and not the smaller notices hidden beside it", () => {
+    const cards = Array.from(
+      { length: 6 },
+      (_, i) => `<li><a href="/p/${i}">Dark roast ${i}</a><p>$19.99</p></li>`,
+    );
+    const grid = `<h2>Coffee</h2><ul>${cards.join("")}</ul>${prose("Roast", 2)}`;
+    const html = `<body><header><nav>${prose("Menu", 3)}</nav></header>
+      <main><div style="display:none"><p>Access denied: enable customer accounts.</p></div>
+      <div style="display:none">${grid}</div></main>
+      <footer>${prose("Footer", 4)}</footer></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Dark roast 5");
+    expect(content).not.toContain("Access denied");
+    // Beside a main that shows its own text, what it hides stays out.
+    const shown = html.replace("<main>", `<main>${prose("Shown", 4)}`);
+    expect(convertHtml(shown).content).not.toContain("Dark roast");
+  });
   it("keeps the section headings of a page whose sections are the body's children", () => {
     const html = `<body><h1>Fold and cut</h1><p>Links: <a href="/">Home</a> <a href="/p">Papers</a></p>
       <h2>History</h2>${prose("History", 4)}${prose("Magic", 3)}
