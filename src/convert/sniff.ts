@@ -112,6 +112,9 @@ const WEAK_SIGNATURES: readonly { mime: string; prefix: string; nulAt: readonly 
   { mime: "application/x-msdownload", prefix: "MZ", nulAt: [] },
 ];
 
+/** A NUL or a control character that text does not hold (all but TAB, LF, FF, CR and ESC). */
+const CONTROL_CHAR = /[\0-\x08\x0b\x0e-\x1a\x1c-\x1f]/;
+
 /** bzip2: "BZh" + block size digit + the block magic (π digits) or the end-of-stream magic. */
 const BZIP2_RE = /^BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)/;
 
@@ -225,6 +228,8 @@ const EXTENSION_KINDS: ReadonlyMap<string, { kind: ContentKind; mimeType: string
 interface Head {
   /** Text with BOM and leading whitespace removed. */
   text: string;
+  /** The sample as decoded, whitespace and all. */
+  decoded: string;
   utf16: boolean;
 }
 
@@ -263,7 +268,7 @@ export function sniffContent(
 
   const utf16Declared = /;\s*charset\s*=\s*"?utf-16/i.test(contentType ?? "");
   const head = readHead(bytes);
-  if (!head.utf16 && !utf16Declared && looksBinary(bytes, known !== undefined)) {
+  if (!head.utf16 && !utf16Declared && looksBinary(bytes, head, known !== undefined)) {
     return { kind: "binary", mimeType: uninformative ? "application/octet-stream" : declared! };
   }
 
@@ -315,15 +320,35 @@ function patternBytes(pattern: string | readonly number[]): PatternBytes {
   return Array.from(pattern, (char) => (char === "?" ? -1 : char.charCodeAt(0)));
 }
 
+/** A signature with its pattern as bytes. */
+interface Compiled {
+  sig: Signature;
+  offset: number;
+  bytes: PatternBytes;
+}
+
 /** The signatures with their patterns as bytes, in order. */
-const COMPILED: readonly { sig: Signature; offset: number; bytes: PatternBytes }[] = SIGNATURES.map(
-  (sig) => ({ sig, offset: sig.offset ?? 0, bytes: patternBytes(sig.pattern) }),
+const COMPILED: readonly Compiled[] = SIGNATURES.map((sig) => ({
+  sig,
+  offset: sig.offset ?? 0,
+  bytes: patternBytes(sig.pattern),
+}));
+/**
+ * The signatures a body may match, by its first byte, still in order: those that fix the first
+ * byte to another value are left out, so a text body is compared with a handful, not all.
+ */
+const COMPILED_BY_FIRST_BYTE: readonly (readonly Compiled[])[] = Array.from(
+  { length: 256 },
+  (_, b) => COMPILED.filter(({ offset, bytes }) => offset > 0 || bytes[0] === -1 || bytes[0] === b),
 );
 const WEAK_COMPILED = WEAK_SIGNATURES.map((weak) => ({ weak, bytes: patternBytes(weak.prefix) }));
+/** The first byte of every bzip2 stream ("B"). */
+const BZIP2_FIRST_BYTE = 0x42;
 
 /** The first signature the bytes match (PDF also a bit later when declared as PDF). */
 function matchMagic(bytes: Uint8Array, declared: string | undefined): Signature | undefined {
-  for (const { sig, offset, bytes: pattern } of COMPILED) {
+  const candidates = bytes.length > 0 ? COMPILED_BY_FIRST_BYTE[bytes[0]!]! : COMPILED;
+  for (const { sig, offset, bytes: pattern } of candidates) {
     if (matches(bytes, pattern, offset)) return sig;
   }
   for (const { weak, bytes: prefix } of WEAK_COMPILED) {
@@ -331,7 +356,9 @@ function matchMagic(bytes: Uint8Array, declared: string | undefined): Signature 
     const nul = weak.nulAt.length > 0 ? weak.nulAt.every((i) => bytes[i] === 0) : hasNul(bytes, 64);
     if (nul) return { mime: weak.mime, pattern: weak.prefix };
   }
-  if (BZIP2_RE.test(latinHead(bytes, 10))) return { mime: "application/x-bzip2", pattern: "BZh" };
+  if (bytes[0] === BZIP2_FIRST_BYTE && BZIP2_RE.test(latinHead(bytes, 10))) {
+    return { mime: "application/x-bzip2", pattern: "BZh" };
+  }
   if (declaredKind(declared) === "pdf" && latinHead(bytes, PDF_HEADER_WINDOW).includes("%PDF-")) {
     return { mime: "application/pdf", pattern: "%PDF-" };
   }
@@ -364,7 +391,10 @@ function latinHead(bytes: Uint8Array, max: number): string {
  * True for NULs (beyond a small share when the server declared text) or many control bytes in
  * the first 4 KB. TAB, LF, FF, CR and ESC (ISO-2022-JP) are text.
  */
-function looksBinary(bytes: Uint8Array, declaredText: boolean): boolean {
+function looksBinary(bytes: Uint8Array, head: Head, declaredText: boolean): boolean {
+  // A UTF-8 head holds exactly the sample's bytes below 0x80 as themselves: when none of them is
+  // a NUL or control byte, one native scan of the text says so.
+  if (!head.utf16 && !CONTROL_CHAR.test(head.decoded)) return false;
   const length = Math.min(bytes.length, SNIFF_BYTES);
   let nul = 0;
   let control = 0;
@@ -397,7 +427,7 @@ function readHead(bytes: Uint8Array): Head {
   } else {
     text = UTF8.decode(sample);
   }
-  return { text: text.replace(/^\ufeff/, "").trimStart(), utf16 };
+  return { text: text.replace(/^\ufeff/, "").trimStart(), decoded: text, utf16 };
 }
 
 /** Kind of a body with no usable declared type, from its first characters and the URL. */

@@ -409,4 +409,42 @@ describe("mayBePlain", () => {
       expect(mayBePlain(plain)).toBe(true);
     }
   });
+
+  it("counts every NUL and control byte of the first 4 KB, between any characters", () => {
+    // What the sniff must find, counted byte by byte: NULs (a few are allowed in declared
+    // text) and control bytes other than TAB, LF, FF, CR and ESC (up to 5%).
+    const expected = (body: Uint8Array, declaredText: boolean): boolean => {
+      const length = Math.min(body.length, 4096);
+      let nul = 0;
+      let control = 0;
+      for (let i = 0; i < length; i++) {
+        const b = body[i]!;
+        if (b === 0) nul++;
+        else if (b < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d, 0x1b].includes(b)) control++;
+      }
+      return nul > (declaredText ? length * 0.01 : 0) || control > length * 0.05;
+    };
+    // Multi-byte characters, a cut sequence and a stray continuation byte around the bytes.
+    const filler = [...utf8("Grüße, 日本語 "), 0xe2, 0x82, ...utf8("text "), 0x80];
+    for (let byte = 0; byte < 0x20; byte++) {
+      // Once in all; once in every filler (about 4%); three times in every filler (about 11%).
+      for (const [each, times] of [
+        [false, 1],
+        [true, 1],
+        [true, 3],
+      ] as const) {
+        const parts: number[] = [];
+        for (let i = 0; parts.length < 4600; i++) {
+          parts.push(...filler);
+          if (each || i === 40) for (let t = 0; t < times; t++) parts.push(byte);
+        }
+        const body = new Uint8Array(parts);
+        for (const type of [undefined, "text/plain"]) {
+          const binary = sniffContent(body, type).kind === "binary";
+          const want = expected(body, type !== undefined);
+          expect(binary, `byte ${byte}, ${each ? times : "once"}, ${type}`).toBe(want);
+        }
+      }
+    }
+  });
 });
