@@ -545,7 +545,7 @@ function isAccordionPanel(el: DomElement): boolean {
  * unless it is the site's: a menu, a drawer, a dialog, a search or cart panel.
  */
 function isPanel(el: DomElement, disclosed: ReadonlySet<string>): boolean {
-  if (isTabPanel(el) || isAccordionPanel(el)) return true;
+  if (isTabPanel(el) || isAccordionPanel(el) || isDetailsBody(el)) return true;
   const id = el.getAttribute("id");
   if (id === null || !disclosed.has(id) || tagOf(el) === "dialog") return false;
   if (DISCLOSED_CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
@@ -557,6 +557,15 @@ const DISCLOSED_CHROME_NAMES =
   /nav|menu|drawer|offcanvas|off-canvas|modal|popup|popover|dropdown|flyout|search|cart|basket|account|login|sign-?in|dialog/i;
 /** …and their roles. */
 const DISCLOSED_CHROME_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "navigation"]);
+
+/**
+ * The body of a `<details>` element, what its `<summary>` opens: the page's own disclosure widget
+ * (an FAQ answer), hidden from screen readers while closed, but there for the reader to open.
+ */
+function isDetailsBody(el: DomElement): boolean {
+  const parent = el.parentNode;
+  return isElement(parent) && tagOf(parent) === "details" && tagOf(el) !== "summary";
+}
 
 /** Records the ids a disclosure control opens; the control comes before its panel. */
 function readDisclosure(el: DomElement, disclosed: Set<string>): void {

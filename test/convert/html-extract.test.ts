@@ -914,6 +914,17 @@ git init</code></pre>
     expect(content).not.toContain("Decoration nobody opens");
   });
 
+  it("keeps the body of a closed <details>, which pages hide from screen readers until opened", () => {
+    const html = `<body><main><h1>CDN</h1>${prose("Intro", 3)}
+      <details aria-expanded="false"><summary><h4>What is a CDN?</h4></summary>
+      <div class="content" aria-hidden="true"><p>A network of servers close to readers.</p></div></details>
+      <div aria-hidden="true"><p>Decoration nobody opens.</p></div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("What is a CDN?");
+    expect(content).toContain("A network of servers close to readers.");
+    expect(content).not.toContain("Decoration nobody opens");
+  });
+
   it("drops short live-region announcements, and keeps live regions that hold content", () => {
     const chat = Array.from(
       { length: 4 },
