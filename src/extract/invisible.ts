@@ -156,7 +156,11 @@ export function removeInvisible(body: DomElement): void {
         styleHidden.all.push(node);
         styleHidden.open.push(node);
       }
-      if (attr(node, "aria-hidden").toLowerCase() === "true" && !isPanel(node, disclosed)) {
+      if (
+        attr(node, "aria-hidden").toLowerCase() === "true" &&
+        !isPanel(node, disclosed) &&
+        !isDetailsBody(node)
+      ) {
         ariaHidden.push(node);
       }
       if (tag === "button" && keepButtons === 0) {
@@ -179,12 +183,11 @@ export function removeInvisible(body: DomElement): void {
   for (const node of doomed) node.remove();
   for (const pre of preformatted) removeLineNumberRuns(pre);
   // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style,
-  // and so the content of a <main> that shows next to nothing else.
-  for (const el of mainHolders(styleHidden.outermost, styleHidden.landmarks)) {
-    styleHidden.landmarks.add(el);
-  }
+  // the whole page when next to nothing else shows, and else the content of a <main> that
+  // shows next to nothing else.
   const hiddenContent = styleHidden.outermost.filter((el) => !styleHidden.landmarks.has(el));
   if (!holdsThePage(body, hiddenContent)) {
+    for (const el of mainHolders(hiddenContent)) styleHidden.landmarks.add(el);
     for (const el of styleHidden.all) if (!styleHidden.landmarks.has(el)) el.remove();
   }
   removeAriaHidden(body, ariaHidden);
@@ -199,21 +202,20 @@ export function removeInvisible(body: DomElement): void {
 }
 
 /**
- * The elements among `hidden` (outermost ones hidden by a style) that each hold a `<main>` (by
- * tag or role): the largest hidden there, with most of its text, while next to nothing in it is
- * visible. That main content waits for a script to show it; smaller hidden elements beside it
- * (a store's notices) stay hidden. Each main is measured once, however much it hides.
+ * The elements among `hidden` (the outermost ones hidden by a style that no landmark keeps) that
+ * hold the content of the `<main>` (by tag or role, the outermost) they stand in: in each main,
+ * the largest one, when it has at least half the main's text and next to nothing in the main is
+ * visible beside what it hides. That content waits for a script to show it; smaller hidden
+ * elements beside it (a store's notices) stay hidden. Each main is measured once.
  */
-function mainHolders(
-  hidden: readonly DomElement[],
-  landmarks: ReadonlySet<DomElement>,
-): DomElement[] {
+function mainHolders(hidden: readonly DomElement[]): DomElement[] {
   const largest = new Map<DomElement, { el: DomElement; chars: number }>();
   for (const el of hidden) {
-    if (landmarks.has(el)) continue;
-    let main = el.parentNode;
-    while (isElement(main) && !isMain(main)) main = main.parentNode;
-    if (!isElement(main)) continue;
+    let main: DomElement | undefined;
+    for (let node = el.parentNode; isElement(node); node = node.parentNode) {
+      if (isMain(node)) main = node;
+    }
+    if (main === undefined) continue;
     const chars = textLength(el);
     if (chars > (largest.get(main)?.chars ?? 0)) largest.set(main, { el, chars });
   }
@@ -545,7 +547,7 @@ function isAccordionPanel(el: DomElement): boolean {
  * unless it is the site's: a menu, a drawer, a dialog, a search or cart panel.
  */
 function isPanel(el: DomElement, disclosed: ReadonlySet<string>): boolean {
-  if (isTabPanel(el) || isAccordionPanel(el) || isDetailsBody(el)) return true;
+  if (isTabPanel(el) || isAccordionPanel(el)) return true;
   const id = el.getAttribute("id");
   if (id === null || !disclosed.has(id) || tagOf(el) === "dialog") return false;
   if (DISCLOSED_CHROME_ROLES.has(attr(el, "role").toLowerCase())) return false;
@@ -560,7 +562,8 @@ const DISCLOSED_CHROME_ROLES = new Set(["dialog", "alertdialog", "menu", "listbo
 
 /**
  * The body of a `<details>` element, what its `<summary>` opens: the page's own disclosure widget
- * (an FAQ answer), hidden from screen readers while closed, but there for the reader to open.
+ * (an FAQ answer), which pages hide from screen readers (`aria-hidden`) while it is closed, but
+ * which is there for the reader to open. Hidden otherwise, it goes as anything hidden does.
  */
 function isDetailsBody(el: DomElement): boolean {
   const parent = el.parentNode;

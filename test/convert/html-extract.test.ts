@@ -830,6 +830,31 @@ git init</code></pre>
     const shown = html.replace("<main>", `<main>${prose("Shown", 4)}`);
     expect(convertHtml(shown).content).not.toContain("Dark roast");
   });
+
+  it("reads every block a style hides in a <main> when the page shows nothing else", () => {
+    const html = `<body><main><div style="display:none"><h2>First</h2>${prose("Alpha", 6)}</div>
+      <div style="display:none"><h2>Second</h2>${prose("Beta", 4)}</div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).toContain("Alpha is a sentence");
+    expect(content).toContain("Beta is a sentence");
+  });
+
+  it("leaves hidden what a <main> hides beside its own text, or in parts none of which is most", () => {
+    const page = (main: string) =>
+      `<body><header><nav>${prose("Menu", 4)}</nav></header><main>${main}</main>
+      <footer>${prose("Footer", 4)}</footer></body>`;
+    const hidden = (text: string) => `<div style="display:none">${text}</div>`;
+    // No hidden part holds half the main's text.
+    const thirds = page(["One", "Two", "Three"].map((w) => hidden(prose(w, 5))).join(""));
+    expect(convertHtml(thirds).content).not.toMatch(/One is|Two is|Three is/);
+    // The main shows more than next to nothing: over 500 characters…
+    const shown = page(`${prose("Shown", 7)}${hidden(prose("Grid", 60))}`);
+    expect(convertHtml(shown).content).not.toContain("Grid is");
+    // …or a fifth as much as it hides.
+    const share = page(`${prose("Shown", 3)}${hidden(prose("Grid", 10))}`);
+    expect(convertHtml(share).content).not.toContain("Grid is");
+  });
+
   it("keeps the section headings of a page whose sections are the body's children", () => {
     const html = `<body><h1>Fold and cut</h1><p>Links: <a href="/">Home</a> <a href="/p">Papers</a></p>
       <h2>History</h2>${prose("History", 4)}${prose("Magic", 3)}
@@ -917,11 +942,13 @@ git init</code></pre>
   it("keeps the body of a closed <details>, which pages hide from screen readers until opened", () => {
     const html = `<body><main><h1>CDN</h1>${prose("Intro", 3)}
       <details aria-expanded="false"><summary><h4>What is a CDN?</h4></summary>
-      <div class="content" aria-hidden="true"><p>A network of servers close to readers.</p></div></details>
+      <div class="content" aria-hidden="true"><p>A network of servers close to readers.</p></div>
+      <div hidden><p>A draft answer never shown.</p></div></details>
       <div aria-hidden="true"><p>Decoration nobody opens.</p></div></main></body>`;
     const { content } = convertHtml(html);
     expect(content).toContain("What is a CDN?");
     expect(content).toContain("A network of servers close to readers.");
+    expect(content).not.toContain("A draft answer never shown");
     expect(content).not.toContain("Decoration nobody opens");
   });
 
