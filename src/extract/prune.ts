@@ -32,6 +32,14 @@ import { measureText } from "./stats.js";
 const BOILERPLATE_HEADING =
   /^(?:related\b.*|(?:other|more|browse|see|explore)(?: \w+)?(?: \w+)? (?:articles|posts|stories|reads|resources|guides|news)\b.*|(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested in)\b.*|more (?:articles|stories|posts|news|reading|to read|from (?:the |our )?\w+(?: \w+)?)|(?:most )?(?:recent|latest|popular|top|other|similar|trending|featured|recommended|suggested) (?:posts|articles|stories|news|reads|guides|topics|content|blog posts|insights)|read (?:more|next|this next)(?: (?:from|by|on|in|like this)\b.*)?|further reading|keep reading|trending(?: now| topics)?|recommended(?: for you)?|editor'?s? picks|don'?t miss|share(?: this)?(?: article| post| story| page)?(?: with (?:your )?friends)?|about the (?:author|writer)s?|(?:leave|post|add|write) a (?:comment|reply)|(?:subscribe|sign up|join)(?: (?:now|today|us|here|free))?!?|(?:subscribe|sign up|join) or (?:sign|log) ?in|(?:subscribe|sign up|join)(?: [\w,+-]+){0,6} (?:(?:e-?)?newsletters?|mailing list|e-?mail list|email updates|community|conversation|discussion|club|insiders?|inbox)\b.*|(?:subscribe|sign up) (?:to|for) (?:receive|get)\b.*|join(?: the| over| more than)? \d[\d,.]*\+?(?: (?:million|thousand)\+?)?(?: [\w-]+){0,2} (?:readers|subscribers|people|users|members|others|professionals|marketers|customers)\b.*|(?:get|join) our newsletter|newsletter|follow us(?: on \w+)?|tags|categories|archives|blog archives?|you may also want to read|(?:people|customers) who (?:viewed|bought)\b.*|(?:customers|shoppers) also (?:viewed|bought|liked)\b.*|frequently bought together|complete the (?:set|look)\b.*|recently viewed(?: items| products)?|more to explore|(?:view )?article sources|(?:recent|latest|more|other) (?:posts|articles|stories) (?:by|from) .{1,60}|(?:(?:explore|shop|browse|see|view)(?: all| more)? )?(?:related|similar) (?:items|products|threads|topics|discussions|questions)|recommend(?:ed)? (?:posts|articles)|show me more)$/i;
 
+/**
+ * The same headings in the languages the most pages are in after English: German, French,
+ * Spanish, Portuguese, Italian, Dutch and Polish ("Mehr zum Thema", "À lire aussi", "Le puede
+ * interesar", "Czytaj też"): related stories, most-read lists and recommendations.
+ */
+const OTHER_LANGUAGE_BOILERPLATE_HEADING =
+  /^(?:mehr (?:zum thema|themen|aus (?:der|dem|den|unserem|unserer) .{1,40}|aus \p{Lu}.{0,40}|artikel|beiträge|nachrichten|news)|(?:das|dies) könnte (?:sie|dich|euch) auch interessieren|auch interessant|(?:lesen|lest|lies) (?:sie )?(?:auch|mehr)(?: die folgenden beiträge)?|weitere (?:artikel|beiträge|nachrichten|news|themen)(?: (?:aus|zu|zum) .{1,40})?|(?:meist|viel) ?gelesen(?:e)?(?: artikel| in .{1,40})?|ähnliche (?:artikel|beiträge|themen)|verwandte (?:artikel|beiträge|themen)|(?:die )?redaktion empfiehlt|empfehlungen der redaktion|(?:à )?lire (?:aussi|également)|sur le même (?:sujet|thème)|(?:articles|contenus) (?:similaires|liés|associés)|vous aimerez aussi|les plus lus|(?:le|te) puede(?:n)? interesar|(?:lee|leer|ver|vea) también|(?:noticias|artículos|notas) relacionad[ao]s|lo más (?:leído|visto)|más noticias|(?:leia|veja) também|(?:notícias|artigos) relacionad[ao]s|(?:os )?mais lidos|leggi anche|potrebbe(?:ro)? interessarti|articoli correlati|(?:i )?più letti|lees (?:ook|meer)|meer (?:over|nieuws)|gerelateerde (?:artikelen|berichten)|meest gelezen|(?:czytaj|zobacz) (?:też|także|również)|polecane(?: artykuły)?|najczęściej czytane)$/iu;
+
 /** Headings of a blog's comment section ("59 Comments on “Title”", "Leave a Reply"). */
 const COMMENTS_HEADING =
   /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|join the discussion)$/i;
@@ -686,7 +694,10 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
       measureRoot();
       removeSection(heading, root, Number.POSITIVE_INFINITY, false);
     } else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, measureRoot(), false);
-    else if (TOC_HEADING.test(text)) removeSection(heading, root, measureRoot(), true);
+    // Only the links under it: these headings also stand over a box in the middle of the text.
+    else if (OTHER_LANGUAGE_BOILERPLATE_HEADING.test(text) || TOC_HEADING.test(text)) {
+      removeSection(heading, root, measureRoot(), true);
+    }
   }
 }
 

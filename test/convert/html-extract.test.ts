@@ -1075,6 +1075,28 @@ git init</code></pre>
       expect(kept).toContain(word);
   });
 
+  it("drops the links under a related-stories heading in other languages, not the text after them", () => {
+    const links = `<ul><li><a href="/s/1">Die neue Brücke über den Fluss</a></li>
+      <li><a href="/s/2">Ein Fest für die ganze Stadt</a></li></ul>`;
+    for (const heading of [
+      "Mehr zum Thema",
+      "Das könnte Sie auch interessieren:",
+      "Lesen Sie auch",
+      "À lire aussi",
+      "Le puede interesar",
+      "Leggi anche",
+      "Czytaj też",
+    ]) {
+      const html = `<body><article><h1>Stadtfest</h1>${prose("Erster", 4)}
+        <h4>${heading}</h4>${links}${prose("Zweiter", 3)}</article></body>`;
+      const { content } = convertHtml(html);
+      expect(content, heading).not.toContain("Die neue Brücke");
+      expect(content, heading).not.toContain(heading);
+      // A box in the middle of the story: the story goes on after its links.
+      expect(content, heading).toContain("Zweiter is a sentence");
+    }
+  });
+
   it("drops a product page's review sections, however their heading names them", () => {
     const page = (heading: string) => `<body><main><h1>Trail Runner 2</h1>${prose("Shoe", 4)}
       <h2>${heading}</h2><p>Customers like the grip and the fit, and some mention the narrow toe box.</p>
