@@ -375,5 +375,10 @@ export function isChromeLandmark(el: DomElement): boolean {
   return role !== undefined && CHROME_LANDMARK_ROLES.has(role);
 }
 
+/** True for the element a page marks as its main content: `<main>`, or `role=main`. */
+export function isMainLandmark(el: DomElement): boolean {
+  return tagOf(el) === "main" || el.getAttribute("role")?.trim().toLowerCase() === "main";
+}
+
 const CHROME_LANDMARK_TAGS = new Set(["header", "footer", "nav", "aside"]);
 const CHROME_LANDMARK_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary"]);

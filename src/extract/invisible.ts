@@ -16,6 +16,7 @@ import {
   type DomText,
   isElement,
   isHeadingTag,
+  isMainLandmark,
   isText,
   tagOf,
   textLength,
@@ -213,7 +214,7 @@ function mainHolders(hidden: readonly DomElement[]): DomElement[] {
   for (const el of hidden) {
     let main: DomElement | undefined;
     for (let node = el.parentNode; isElement(node); node = node.parentNode) {
-      if (isMain(node)) main = node;
+      if (isMainLandmark(node)) main = node;
     }
     if (main === undefined) continue;
     const chars = textLength(el);
@@ -228,11 +229,6 @@ function mainHolders(hidden: readonly DomElement[]): DomElement[] {
     if (visible <= MAX_VISIBLE_CHARS && visible < chars * VISIBLE_SHARE) out.push(el);
   }
   return out;
-}
-
-/** True for the element a page marks as its main content. */
-function isMain(el: DomElement): boolean {
-  return tagOf(el) === "main" || attr(el, "role").toLowerCase() === "main";
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type DomNode,
   hasDescendant,
   isElement,
+  isMainLandmark,
   tagOf,
   walk,
 } from "./dom.js";
@@ -96,10 +97,7 @@ function holdsContent(el: DomElement, stats: StatsMap): boolean {
   return hasDescendant(
     el,
     (node) =>
-      (tagOf(node) === "main" ||
-        tagOf(node) === "article" ||
-        node.getAttribute("role")?.trim().toLowerCase() === "main") &&
-      (stats.get(node)?.chars ?? 0) > 0,
+      (isMainLandmark(node) || tagOf(node) === "article") && (stats.get(node)?.chars ?? 0) > 0,
   );
 }
 
