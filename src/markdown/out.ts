@@ -74,7 +74,7 @@ export class Out {
     if (this.owed > 0 && !this.empty) {
       this.text += this.owed === 1 && this.hard ? this.hardBreak : this.owed === 1 ? "\n" : "\n\n";
       // A blank line stays empty: only a line with text is indented.
-      if (this.indent !== "" && text.charCodeAt(0) !== NEWLINE) this.text += this.indent;
+      if (this.indent !== "" && !startsWithNewline(text)) this.text += this.indent;
     }
     this.owed = 0;
     this.hard = false;
@@ -122,4 +122,12 @@ export class Out {
 const TEXT_LINE_START = /\n(?=[^\n])/g;
 /** Any character but whitespace (what `trim` keeps). */
 const NOT_SPACE = /\S/;
-const NEWLINE = 10;
+
+/**
+ * Whether `text` starts with a newline. A text joined by reference (a nested frame's output) is
+ * read without being copied: charCodeAt or startsWith would flatten it first, once per level of
+ * nesting, where a comparison walks to its first character only.
+ */
+function startsWithNewline(text: string): boolean {
+  return text >= "\n" && text < "\u000b";
+}
