@@ -142,6 +142,16 @@ export async function readBody(
       { retryable: false },
     );
   }
+  // A body with no coding and a declared length within the cap is read by undici's own consumer,
+  // which takes the chunks already buffered without an event each; undici holds the body to its
+  // Content-Length, so it can be no longer than declared.
+  if (encodings.length === 0 && declaredLength !== undefined && declaredLength <= maxBytes) {
+    const consume = (body as Readable & { bytes?: () => Promise<Uint8Array> }).bytes;
+    if (typeof consume === "function") {
+      const bytes = await consume.call(body);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+  }
   if (encodings.length > MAX_CODINGS) {
     discardBody(body);
     throw new WebFetchError(
