@@ -22,12 +22,59 @@ const URL_STRIP = /[\u0000-\u001f\u007f]+/g;
 export function resolveUrl(href: string, base: string | undefined): string | undefined {
   const cleaned = href.replace(URL_STRIP, "").trim();
   if (cleaned === "" || UNSAFE_SCHEME.test(cleaned)) return undefined;
+  if (base !== undefined) {
+    const plain = resolvePlain(cleaned, base);
+    if (plain !== undefined) return plain;
+  }
   try {
     return new URL(cleaned, base).href;
   } catch {
     // Relative without a base, or malformed: keep a relative reference, drop garbage.
     return base === undefined && !/^[a-z][a-z0-9+.-]*:/i.test(cleaned) ? cleaned : undefined;
   }
+}
+
+/**
+ * A path from the root, with an optional query and fragment, made only of characters a URL
+ * parser keeps as they are: no escape, backslash, quote, space or other character it encodes,
+ * and not "//" (which names a host).
+ */
+const PLAIN_PATH =
+  /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&()*+,;=:@/?#]*)?$/;
+/** A "." or ".." segment, which a parser resolves (anywhere, the query included, to be safe). */
+const DOT_SEGMENT = /\/\.\.?(?=[/?#]|$)/;
+
+/** The base last resolved against and its scheme and authority ("https://host:8080"). */
+let lastBase: { base: string; origin: string | undefined } | undefined;
+
+/**
+ * `new URL(reference, base).href` without a parser for the links most pages are made of: a plain
+ * path from the root ("/a/b?c=d"), or a URL that starts with the base's own scheme and host
+ * followed by one. Such a reference resolves to the base's scheme and authority followed by the
+ * path as it is. Undefined for anything else, and for a base that is not http(s).
+ */
+function resolvePlain(reference: string, base: string): string | undefined {
+  if (lastBase?.base !== base) lastBase = { base, origin: originOf(base) };
+  const { origin } = lastBase;
+  if (origin === undefined) return undefined;
+  // The path of a URL on the base's own scheme and host, else the reference itself.
+  const sameOrigin = reference.startsWith(origin);
+  const path = sameOrigin ? reference.slice(origin.length) : reference;
+  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return undefined;
+  return sameOrigin ? reference : origin + path;
+}
+
+/** An http(s) URL's scheme and authority as it serializes them, undefined for any other. */
+function originOf(base: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  const { href, pathname, search, hash } = url;
+  return href.slice(0, href.length - pathname.length - search.length - hash.length);
 }
 
 /** True for absolute http(s) URLs. */
