@@ -108,7 +108,7 @@ export function removeInvisible(body: DomElement): void {
     landmarks: new Set<DomElement>(),
   };
   const placeholders = new Map<string, DomElement>();
-  const moves = new Map<string, string>(); // segment id → placeholder id, from the scripts
+  const scripts: DomElement[] = [];
   const preformatted: DomElement[] = [];
   let preDepth = 0;
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
@@ -131,7 +131,7 @@ export function removeInvisible(body: DomElement): void {
         unwrapped.push(node);
         return true;
       }
-      if (tag === "script") readStreamedMoves(node, moves);
+      if (tag === "script") scripts.push(node);
       const id = node.getAttribute("id");
       if (id !== null && STREAMED_ID.test(id)) {
         if (tag === "template") placeholders.set(id, node);
@@ -180,7 +180,9 @@ export function removeInvisible(body: DomElement): void {
       if (styleHidden.open[styleHidden.open.length - 1] === el) styleHidden.open.pop();
     },
   );
-  placeStreamedSegments(segments, placeholders, moves);
+  // The scripts' code is read only on a page with streamed segments: most pages have none,
+  // and some carry megabytes of script.
+  if (segments.length > 0) placeStreamedSegments(segments, placeholders, streamedMoves(scripts));
   for (const node of doomed) node.remove();
   for (const pre of preformatted) removeLineNumberRuns(pre);
   // A script reveals the page's own content (its <main>, <article> or <h1>) hidden by a style,
@@ -307,18 +309,22 @@ function removeFallback(template: DomElement): void {
 /** React's moves: `$RC("B:0","S:0")` fills a boundary, `$RS("S:1","P:1")` a placeholder. */
 const STREAMED_MOVE = /\$R([CS])\("([BPS]:[0-9a-z]+)","([BPS]:[0-9a-z]+)"/gi;
 
-/** Records the segment moves a script makes. */
-function readStreamedMoves(script: DomElement, moves: Map<string, string>): void {
-  // The code as it is: collapsing the whitespace of a large script only costs time.
-  let code = "";
-  for (let child = script.firstChild; child !== null; child = child.nextSibling) {
-    if (isText(child)) code += child.data;
+/** The segment moves `scripts` make: segment id → placeholder id. */
+function streamedMoves(scripts: readonly DomElement[]): Map<string, string> {
+  const moves = new Map<string, string>();
+  for (const script of scripts) {
+    // The code as it is: collapsing the whitespace of a large script only costs time.
+    let code = "";
+    for (let child = script.firstChild; child !== null; child = child.nextSibling) {
+      if (isText(child)) code += child.data;
+    }
+    if (!code.includes("$R")) continue;
+    for (const [, kind, a, b] of code.matchAll(STREAMED_MOVE)) {
+      if (kind === "C") moves.set(b!, a!);
+      else moves.set(a!, b!);
+    }
   }
-  if (!code.includes("$R")) return;
-  for (const [, kind, a, b] of code.matchAll(STREAMED_MOVE)) {
-    if (kind === "C") moves.set(b!, a!);
-    else moves.set(a!, b!);
-  }
+  return moves;
 }
 
 /**
