@@ -49,38 +49,46 @@ export function toResult(page: CachedPage, call: ResolvedCall, how: ResultOf): F
         truncated: false,
       }
     : shapeContent(page.content, { startIndex, maxLength });
-  const result: FetchResult = {
+  // Built field by field, in the order results show them: a spread per optional field made a
+  // small object each, most of the result's cost on a thread that has waited for its page.
+  const result = {
     url: page.url,
     id: how.id,
     finalUrl: page.finalUrl,
     redirects: page.redirects,
     status: page.status,
     contentType: page.contentType,
-    ...optional("charset", page.charset),
-    ...optional("title", page.title),
-    ...optional("description", page.description),
-    ...optional("author", page.author),
-    ...optional("siteName", page.siteName),
-    ...optional("publishedAt", page.publishedAt),
-    ...optional("lang", page.lang),
-    ...optional("canonicalUrl", page.canonicalUrl),
-    ...optional("pages", page.pages),
-    ...(page.rendered ? { rendered: true, blockedRequests: page.blockedRequests ?? 0 } : {}),
-    // Asked for, a list is there even when the page (a PDF, a feed) has none.
-    ...(call.links ? { links: page.links ?? [] } : {}),
-    ...(call.images ? { images: page.images ?? [] } : {}),
-    ...(call.screenshot && page.screenshot ? { screenshot: page.screenshot } : {}),
-    format: call.format,
-    content: shaped.content,
-    totalLength: shaped.totalLength,
-    startIndex: shaped.startIndex,
-    truncated: shaped.truncated,
-    ...optional("nextStartIndex", "nextStartIndex" in shaped ? shaped.nextStartIndex : undefined),
-    ...(query !== undefined && focused ? { query, chunks: focused.chunks } : {}),
-    cached: how.cached,
-    fetchedAt: page.fetchedAt,
-    timings: { totalMs: roundMs(how.ms), ...roundedPhases(how.phases) },
-  };
+  } as FetchResult;
+  put(result, "charset", page.charset);
+  put(result, "title", page.title);
+  put(result, "description", page.description);
+  put(result, "author", page.author);
+  put(result, "siteName", page.siteName);
+  put(result, "publishedAt", page.publishedAt);
+  put(result, "lang", page.lang);
+  put(result, "canonicalUrl", page.canonicalUrl);
+  put(result, "pages", page.pages);
+  if (page.rendered) {
+    result.rendered = true;
+    result.blockedRequests = page.blockedRequests ?? 0;
+  }
+  // Asked for, a list is there even when the page (a PDF, a feed) has none.
+  if (call.links) result.links = page.links ?? [];
+  if (call.images) result.images = page.images ?? [];
+  if (call.screenshot && page.screenshot) result.screenshot = page.screenshot;
+  result.format = call.format;
+  result.content = shaped.content;
+  result.totalLength = shaped.totalLength;
+  result.startIndex = shaped.startIndex;
+  result.truncated = shaped.truncated;
+  put(result, "nextStartIndex", "nextStartIndex" in shaped ? shaped.nextStartIndex : undefined);
+  if (query !== undefined && focused) {
+    result.query = query;
+    result.chunks = focused.chunks;
+  }
+  result.cached = how.cached;
+  result.fetchedAt = page.fetchedAt;
+  result.timings = timingsOf(how.ms, how.phases);
   const warnings = pageWarnings(
     page,
     query !== undefined && focused ? { query, ...focused.chunks, maxLength } : undefined,
@@ -96,15 +104,15 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-/** The measured phases, each rounded as `totalMs` is. */
-function roundedPhases(phases: PhaseTimings | undefined): PhaseTimings {
-  const rounded: PhaseTimings = {};
-  if (phases === undefined) return rounded;
+/** The call's time and the measured phases, each rounded to two decimals. */
+function timingsOf(totalMs: number, phases: PhaseTimings | undefined): FetchResult["timings"] {
+  const timings: FetchResult["timings"] = { totalMs: roundMs(totalMs) };
+  if (phases === undefined) return timings;
   for (const name in phases) {
     const ms = phases[name as keyof PhaseTimings];
-    if (ms !== undefined) rounded[name as keyof PhaseTimings] = roundMs(ms);
+    if (ms !== undefined) timings[name as keyof PhaseTimings] = roundMs(ms);
   }
-  return rounded;
+  return timings;
 }
 
 /** Why a result of `page` (focused on a query, if given) is thinner than the page. */
@@ -124,6 +132,15 @@ function pageWarnings(
     warnings.push({ kind: "no-room", maxLength: focus.maxLength });
   }
   return warnings;
+}
+
+/** Sets `result[key]` to `value` unless the value is unknown or empty. */
+function put<K extends keyof FetchResult>(
+  result: FetchResult,
+  key: K,
+  value: FetchResult[K] | undefined,
+): void {
+  if (value !== undefined && value !== "") result[key] = value;
 }
 
 /** Nothing to spread: one shared object, frozen so that no caller can fill it. */
