@@ -136,10 +136,13 @@ export function directSource(resources: Resources): PageSource {
         },
         deadline,
       );
+      // When the response was read (taken before the conversion, during which this thread waits:
+      // after the wait, making a date costs ten times as long).
+      const fetchedAt = new Date().toISOString();
       const timings: PhaseTimings = { ...raw.timings };
       if (raw.status === 304 && stale) {
         return {
-          page: { ...stale, fetchedAt: new Date().toISOString() },
+          page: { ...stale, fetchedAt },
           revalidated: true,
           timings,
         };
@@ -161,7 +164,7 @@ export function directSource(resources: Resources): PageSource {
         redirects: raw.redirects,
         status: raw.status,
         ...converted,
-        fetchedAt: new Date().toISOString(),
+        fetchedAt,
       };
       // A screenshot renders an HTML page whatever the mode, and a failed render is an error,
       // as with `always`; another type gets no screenshot and says why.

@@ -83,13 +83,16 @@ export class PageLoader {
     refuseOffline(resolved);
     fetcher.checkTarget(target);
     const key = pageKey(normalizeUrl(target.url), call, resolved.endpoint);
+    // Hashed before the load: after it, on a thread that has waited for the page, the same hash
+    // costs ten times as long.
+    const id = pageId(key);
     let stale: CachedPage | undefined;
     if (cache.enabled && call.cache) {
       const entry = await cache.get(key);
       // A page reached through redirects this call would not follow is not an answer for it.
       if (entry && withinPolicy(entry.page, call)) {
         if (call.maxAge > 0 && Date.now() - entry.storedAt <= call.maxAge * 1000) {
-          return { page: entry.page, cached: true, kept: this.#keep(key, entry.page, call) };
+          return { page: entry.page, cached: true, kept: this.#keep(id, key, entry.page, call) };
         }
         if (entry.page.etag || entry.page.lastModified) stale = entry.page;
       }
@@ -110,7 +113,7 @@ export class PageLoader {
     return {
       page,
       cached: this.#revalidated.has(page),
-      kept: this.#keep(key, page, call),
+      kept: this.#keep(id, key, page, call),
       ...(timings ? { timings } : {}),
     };
   }
@@ -160,11 +163,11 @@ export class PageLoader {
   }
 
   /** Remembers a page's id, and how to fetch the same content again. */
-  #keep(key: string, page: CachedPage, call: ResolvedCall): KeptPage {
+  #keep(id: string, key: string, page: CachedPage, call: ResolvedCall): KeptPage {
     // The screenshot stays in the cache with the content: a kept page is a small descriptor.
     const { content: _content, screenshot: _screenshot, ...meta } = page;
     const kept: KeptPage = {
-      id: pageId(key),
+      id,
       key,
       url: page.url,
       call: {
