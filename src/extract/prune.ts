@@ -289,20 +289,36 @@ function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): 
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
   const doomed: DomElement[] = [];
+  // The only child of an element no rule takes: it has the same text, so no rule takes it either
+  // (read again at every level, a chain of wrappers around a short text cost depth squared).
+  let passed: DomNode | null = null;
   walk(root, (node) => {
     if (!isElement(node)) return false;
     // The measure collapses whitespace, so it is at most the text's length.
     if ((stats.get(node)?.chars ?? 0) > longest) return true;
-    const text = textOf(node);
-    if (text.length > longest) return true;
-    // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
-    if (matchesRule(rules, text) && (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text))) {
-      doomed.push(node);
-      return false;
+    if (node === passed) {
+      passed = onlyChild(node);
+      return true;
     }
+    const text = textOf(node);
+    if (text.length <= longest && matchesRule(rules, text)) {
+      // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
+      if (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text)) {
+        doomed.push(node);
+        return false;
+      }
+      return true;
+    }
+    passed = onlyChild(node);
     return true;
   });
   for (const el of doomed) el.remove();
+}
+
+/** The element that is all `el` holds, or null. */
+function onlyChild(el: DomElement): DomElement | null {
+  const child = el.firstChild;
+  return child !== null && child.nextSibling === null && isElement(child) ? child : null;
 }
 
 /** True when one of `rules` takes `text`: a loop, not a callback made for every element. */

@@ -1043,6 +1043,20 @@ git init</code></pre>
     expect(content).not.toMatch(/#\d/);
   });
 
+  it("reads a short block wrapped many times over as one block: furniture goes, a phrase in a sentence stays", () => {
+    const wrapped = (inner: string) =>
+      `${"<div><section>".repeat(30)}${inner}${"</section></div>".repeat(30)}`;
+    const html = `<body><main>${prose("Article", 3)}${wrapped("<span>Advertisement</span>")}
+      ${wrapped("<p>Kept <span>advertisement</span> words</p>")}${wrapped("<em>advertisement</em>")}
+      <p>Read on in the guide: <b><div>Advertisement</div></b> and after it.</p></main></body>`;
+    const { content } = convertHtml(html, { url: "https://news.example.com/story" });
+    expect(content).toContain("Article is a sentence");
+    expect(content).toContain("Kept advertisement words");
+    // Inline markup the sentence keeps is looked into: the block of furniture in it still goes.
+    expect(content).toContain("Read on in the guide: and after it.");
+    expect(content).not.toMatch(/^\W*Advertisement/im);
+  });
+
   it("drops a 'Read more from …', 'Most popular posts' or 'Similar threads' section after the post", () => {
     const html = `<body><article><h1>Top agencies</h1>${prose("Agency", 6)}
       <h2>Read more from our in-house experts.</h2><h3><a href="/b/1">Top 35 agencies</a></h3>
