@@ -30,6 +30,21 @@ export const VOID_ELEMENTS = new Set([
 /** Elements whose content is raw text up to their end tag (htmlparser2's special tags). */
 export const RAW_TEXT_ELEMENTS = new Set(["script", "style", "title", "textarea", "xmp"]);
 
+/** Start tags that close an open `<p>`: HTML's block-level elements. */
+const CLOSES_P = [
+  ..."h1 h2 h3 h4 h5 h6 p address article aside blockquote details div dl".split(" "),
+  ..."fieldset figcaption figure footer form header hr main nav ol pre section table ul".split(" "),
+];
+
+/**
+ * Elements laid out as blocks: those that close a `<p>`, list items, definitions and the parts
+ * of a table. Text on either side of one never runs together.
+ */
+export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
+  ...CLOSES_P,
+  ..."li dd dt caption thead tbody tfoot tr td th".split(" "),
+]);
+
 /** Start tags that close open elements, copied from htmlparser2 so the depth count agrees. */
 export const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const p = new Set(["p"]);
@@ -52,14 +67,7 @@ export const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = (() 
   for (const tag of ["select", "input", "output", "button", "datalist", "textarea"]) {
     map.set(tag, form);
   }
-  for (const tag of [
-    ..."h1 h2 h3 h4 h5 h6 p address article aside blockquote details div dl".split(" "),
-    ..."fieldset figcaption figure footer form header hr main nav ol pre section table ul".split(
-      " ",
-    ),
-  ]) {
-    map.set(tag, p);
-  }
+  for (const tag of CLOSES_P) map.set(tag, p);
   return map;
 })();
 

@@ -2,7 +2,8 @@
  * HTML → DOM (our small tree, extract/tree), made safe for hostile input: the input is capped
  * (MAX_HTML_LENGTH characters, MAX_NODES tags), start tags nested deeper than
  * MAX_NESTING_DEPTH are dropped with their end tags (their content stays, flattened into the
- * ancestor), and the tree is normalized so that `<html>`, `<head>` and `<body>` always exist.
+ * ancestor, a block's text kept apart from its neighbours' by a space), and the tree is
+ * normalized so that `<html>`, `<head>` and `<body>` always exist.
  * limitNesting() applies the same bounds to the HTML text, for input the tokenizer must not
  * read as it is (see parseBounded).
  */
@@ -19,6 +20,7 @@ import {
   tagOf,
 } from "./dom.js";
 import {
+  BLOCK_ELEMENTS,
   FOREIGN_ROOTS,
   OPEN_IMPLIES_CLOSE,
   RAW_TEXT_ELEMENTS,
@@ -136,8 +138,10 @@ export function limitNesting<T extends HtmlText>(
     if (typeof html === "string") out.push(html.slice(start, end));
     else html.pieces(start, end, out);
   };
-  const drop = (start: number, end: number): void => {
+  /** Leaves html[start, end) out; a dropped block element leaves a space (see keepApart). */
+  const drop = (start: number, end: number, name?: string): void => {
     keep(copied, start);
+    if (name !== undefined && BLOCK_ELEMENTS.has(name)) out.push(" ");
     copied = end;
   };
   const pop = (): void => {
@@ -189,7 +193,7 @@ export function limitNesting<T extends HtmlText>(
         pop();
       } else if ((dropped.get(name) ?? 0) > 0) {
         dropped.set(name, dropped.get(name)! - 1);
-        drop(i, end);
+        drop(i, end, name);
       } else if (name !== "p" && name !== "br" && !VOID_ELEMENTS.has(name)) {
         drop(i, end); // closes nothing; `</p>` and `</br>` still create elements
       }
@@ -216,7 +220,7 @@ export function limitNesting<T extends HtmlText>(
     if (!VOID_ELEMENTS.has(name) && !selfClosing) {
       if (stack.length >= maxDepth) {
         dropped.set(name, (dropped.get(name) ?? 0) + 1);
-        drop(i, end);
+        drop(i, end, name);
       } else {
         stack.push(name);
         openCount.set(name, (openCount.get(name) ?? 0) + 1);

@@ -16,6 +16,7 @@ import {
   TEXT_NODE,
 } from "./dom.js";
 import {
+  BLOCK_ELEMENTS,
   canonicalTagName,
   FOREIGN_ROOTS,
   HTML_INTEGRATION_ELEMENTS,
@@ -538,6 +539,7 @@ class TreeBuilder implements TokenizerCallbacks {
       this.#dropped.set(this.#tagName, (this.#dropped.get(this.#tagName) ?? 0) + 1);
       this.#attributes = null;
       this.#tooDeep = false;
+      this.#keepApart(this.#tagName);
       return;
     }
     this.#addElement(true);
@@ -589,12 +591,21 @@ class TreeBuilder implements TokenizerCallbacks {
     const dropped = this.#dropped.get(name) ?? 0;
     if (dropped > 0) {
       this.#dropped.set(name, dropped - 1);
+      this.#keepApart(name);
     } else if (name === "p") {
       // `</p>` alone is an empty paragraph.
       this.#startTag("p", false);
       this.#addElement(true);
       this.#pop();
     }
+  }
+
+  /**
+   * Where a block element nested too deep was dropped, a space: its text and its neighbours'
+   * stay words apart, as the browser's lines would keep them.
+   */
+  #keepApart(name: string): void {
+    if (BLOCK_ELEMENTS.has(name)) this.#text(" ", TEXT_NODE);
   }
 
   /** Closes the innermost open element; returns its name. */

@@ -172,8 +172,20 @@ describe("limitNesting", () => {
   it("drops start tags past the depth and their end tags, keeping the content", () => {
     expect(limitNesting("<b><i><u>x</u></i></b>", 2).html).toBe("<b><i>x</i></b>");
     expect(limitNesting(`${"<div>".repeat(MAX_NESTING_DEPTH + 5)}x`).html).toBe(
-      `${"<div>".repeat(MAX_NESTING_DEPTH)}x`,
+      `${"<div>".repeat(MAX_NESTING_DEPTH)}     x`,
     );
+  });
+
+  it("leaves a space where it drops a block element, so words past the depth stay apart", () => {
+    expect(limitNesting("<div><p>a</p><p>b</p><b>c</b>d</div>", 1).html).toBe(
+      "<div> a  b cd</div>",
+    );
+    // Both parse paths (the pre-pass runs on a page with CDATA) read a page nested too deep alike.
+    const paragraphs = "<p>One.</p><p>Two.</p><p>Three.</p>";
+    const deep = `<body>${"<div>".repeat(MAX_NESTING_DEPTH + 10)}${paragraphs}</body>`;
+    for (const html of [deep, deep.replace("<body>", "<body><![CDATA[x]]>")]) {
+      expect(convertHtml(html, { extract: "full" }).content).toMatch(/One\. +Two\. +Three\./);
+    }
   });
 
   it("counts implied closes like the parser (p, li, td)", () => {

@@ -125,6 +125,14 @@ describe("buildTree", () => {
     expect(shapeOf(document.childNodes)).toBe('<div><b>"x"</b>"y"</div>"z"');
   });
 
+  it("keeps the text of block elements dropped past the depth limit apart, not inline ones", () => {
+    const { document } = buildTree("<div><p>a</p><p>b</p><b>c</b>d</div>", {
+      maxDepth: 1,
+      maxNodes: 100,
+    });
+    expect(shapeOf(document.childNodes)).toBe('<div>" a  b cd"</div>');
+  });
+
   it("reads up to the tag past the node limit, and says so", () => {
     const limited = buildTree("<p>a</p><p>b</p><p>c</p>", { maxDepth: 10, maxNodes: 2 });
     expect(shapeOf(limited.document.childNodes)).toBe('<p>"a"</p><p>"b"</p>');
