@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { convertHtml } from "../../src/convert/html.js";
+import { markdownDialect } from "../../src/markdown/serialize.js";
 
 /** Markdown of a fragment, whole page kept. */
 function md(html: string, url = "https://example.com/dir/page"): string {
@@ -289,6 +290,17 @@ describe("text and whitespace", () => {
         "<h3>  Three  </h3><blockquote><p>q1</p><p>q2</p></blockquote><hr><dl><dt>T</dt><dd>D</dd></dl>",
       ),
     ).toBe("### Three\n\n> q1\n>\n> q2\n\n---\n\n**T**\n: D");
+  });
+
+  it("quotes every line with '> ' and an empty one with '>', however the lines end", () => {
+    const quote = markdownDialect.blockquote;
+    expect(quote("")).toBe(">");
+    expect(quote("a\n\n\nb")).toBe("> a\n>\n>\n> b");
+    expect(quote("\na > \n")).toBe(">\n> a > \n>");
+    expect(quote("a  \nb\r\u2028c")).toBe("> a  \n> b\r\u2028c");
+    const nested =
+      "<blockquote><p>a</p><blockquote><p>b</p><p></p><p>c</p></blockquote></blockquote>";
+    expect(md(nested)).toBe("> a\n>\n> > b\n> >\n> > c");
   });
 
   it("writes plain text without any markup", () => {
