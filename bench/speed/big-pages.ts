@@ -2,12 +2,13 @@
  * Conversion time of very large pages: each shape that once made conversion slow or superlinear
  * (a million list items, 150,000 links, one 9 MB line of text with and without spaces, a
  * 5,000-column table, a tall table, thousands of short link lists or status messages side by
- * side, lists nested 100 deep) is generated at two or three sizes and converted in process by convertBody
- * (markdown, extract "main", the path a fetch takes), after one untimed conversion of the
- * shape's smallest size; time per MB must stay flat as the size grows. A 150,000-item RSS feed and one HTML shape also go through a
- * real ConvertPool, whose threads have the default bounded heap, to show they fit in it; the
- * slowest shapes go through a fresh pool thread and through one that has converted 300
- * ordinary pages first, as a long-running service's has (the median of `--runs` threads).
+ * side, lists nested 100 deep, each paragraph in 30 nested lists, quotes nested 100 deep) is
+ * generated at two or three sizes and converted in process by convertBody (markdown, extract
+ * "main", the path a fetch takes), after one untimed conversion of the shape's smallest size;
+ * time per MB must stay flat as the size grows. A 150,000-item RSS feed and one HTML shape also
+ * go through a real ConvertPool, whose threads have the default bounded heap, to show they fit
+ * in it; the slowest shapes go through a fresh pool thread and through one that has converted
+ * 300 ordinary pages first, as a long-running service's has (the median of `--runs` threads).
  * Input past MAX_HTML_LENGTH (5,000,000 characters) or MAX_NODES tags is cut by the parser;
  * MB/s is always of the input as given.
  *
@@ -166,6 +167,28 @@ export const SHAPES: readonly Shape[] = [
         return `<p>Para ${i} with <a href="/p/${i}">a link</a>, and words.</p>`;
       });
     },
+  },
+  {
+    name: "each paragraph in 30 nested lists",
+    contentType: "text/html",
+    sizes: [0.25 * MB, 1 * MB, 2.5 * MB],
+    make: (bytes) =>
+      fill(bytes, pageHead, pageTail, (i) => {
+        const para = `<p>Para ${i} with <a href="/p/${i}">a link</a>, and words.</p>`;
+        return `${"<ul><li>".repeat(30)}${para}${"</li></ul>".repeat(30)}`;
+      }),
+  },
+  {
+    name: "quotes nested 100 deep",
+    contentType: "text/html",
+    sizes: [0.25 * MB, 1 * MB, 2.5 * MB],
+    make: (bytes) =>
+      fill(
+        bytes,
+        `${pageHead}${"<blockquote>".repeat(100)}`,
+        `${"</blockquote>".repeat(100)}${pageTail}`,
+        (i) => `<p>Para ${i} with <a href="/p/${i}">a link</a>, and words.</p>`,
+      ),
   },
 ];
 
