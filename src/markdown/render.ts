@@ -125,8 +125,11 @@ class Renderer {
   private caseSeam = false;
   /** The last character of text written, before any Markdown syntax closing it (`*`, `)`). */
   private lastTextChar = "";
-  /** Adjacent text nodes not yet written. */
-  private readonly textRun: string[] = [];
+  /**
+   * Adjacent text nodes not yet written, joined as they come: a list emptied at every element
+   * got a new backing store for each text, a quarter of what rendering a table allocated.
+   */
+  private textRun = "";
   private linkDepth = 0;
   private prefixDepth = 0;
   private readonly emphasisDepth: Record<EmphasisKind, number> = { strong: 0, em: 0, del: 0 };
@@ -165,7 +168,7 @@ class Renderer {
   private enter(node: DomNode): boolean {
     if (isText(node)) {
       // The parser splits text at entities ("a ", "<", "b"): join runs before escaping them.
-      this.textRun.push(node.data);
+      this.textRun += node.data;
       return false;
     }
     if (!isElement(node)) return false;
@@ -472,9 +475,9 @@ class Renderer {
 
   /** Writes the text nodes seen since the last element as one run. */
   private flushText(): void {
-    if (this.textRun.length === 0) return;
-    const data = this.textRun.length === 1 ? this.textRun[0]! : this.textRun.join("");
-    this.textRun.length = 0;
+    if (this.textRun === "") return;
+    const data = this.textRun;
+    this.textRun = "";
     this.text(data);
   }
 
