@@ -73,8 +73,9 @@ function originOf(base: string): string | undefined {
     return undefined;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-  const { href, pathname, search, hash } = url;
-  return href.slice(0, href.length - pathname.length - search.length - hash.length);
+  // The root's URL less its "/": an empty query or fragment stays in `href` though `search` and
+  // `hash` are empty, so the base's own parts cannot be subtracted from it.
+  return new URL("/", url).href.slice(0, -1);
 }
 
 /** True for absolute http(s) URLs. */

@@ -22,6 +22,10 @@ const BASES = [
   "http://127.0.0.1/",
   "file:///tmp/page.html",
   "ftp://example.com/pub/",
+  // An empty query or fragment is kept in the URL though `search` and `hash` are empty.
+  "https://example.com/page?",
+  "https://example.com/page#",
+  "http://a.example/b?q#",
 ];
 
 /** What the parser makes of `reference` against `base`, undefined when it refuses it. */
