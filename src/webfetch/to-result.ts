@@ -140,7 +140,12 @@ function put<K extends keyof FetchResult>(
   key: K,
   value: FetchResult[K] | undefined,
 ): void {
-  if (value !== undefined && value !== "") result[key] = value;
+  if (isKnown(value)) result[key] = value;
+}
+
+/** A value a result shows: neither unknown nor empty. */
+function isKnown<V>(value: V | undefined): value is V {
+  return value !== undefined && value !== "";
 }
 
 /** Nothing to spread: one shared object, frozen so that no caller can fill it. */
@@ -148,5 +153,5 @@ const NOTHING = Object.freeze({});
 
 /** `{ [key]: value }`, or nothing when the value is unknown or empty. */
 export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined || value === "" ? NOTHING : { [key]: value }) as { [P in K]?: V };
+  return (isKnown(value) ? { [key]: value } : NOTHING) as { [P in K]?: V };
 }
