@@ -30,6 +30,7 @@ import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { isHeldOut, isValidation } from "../bench/quality/split.js";
+import { seededRandom } from "../bench/stats.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
 import {
   BLOCK_MODEL_FILES,
@@ -290,18 +291,6 @@ function activeNames(data: Row[]): Int32Array[] {
   );
 }
 
-/** Seeded random numbers, so a retraining on the same data gives the same model. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function train(data: Row[]): Omit<BlockModel, "threshold"> {
   const dense = data.map(vector);
   const cuts = cutPoints(dense);
@@ -318,7 +307,8 @@ function train(data: Row[]): Omit<BlockModel, "threshold"> {
   const base = Math.log(mean / (1 - mean));
   const margin = new Float64Array(data.length).fill(base);
   const trees: Tree[] = [];
-  const rand = random(42);
+  // Seeded, so a retraining on the same data gives the same model.
+  const rand = seededRandom(42);
   const g = new Float64Array(data.length);
   const h = new Float64Array(data.length);
   for (let t = 0; t < TREES; t++) {
