@@ -2,7 +2,7 @@
  * One total deadline per fetch. Every stage (DNS, connect, robots.txt, each redirect, the body)
  * shares the same AbortSignal, so the time budget cannot be spent twice.
  */
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import { WebFetchError } from "../errors.js";
 
 /** Node's longest timer; a longer one fires at once. */
@@ -31,15 +31,16 @@ export class Deadline {
   readonly #events = new AbortEvents();
   readonly #timer: NodeJS.Timeout;
   #timedOut = false;
-  /** The caller's signal and the listener that passes its abort on, until close(). */
-  #parent: { signal: AbortSignal; onAbort: () => void } | undefined;
+  /** Stops following the caller's signal, until close(). */
+  #unfollow: (() => void) | undefined;
   /** Stages racing the deadline: each is told when it passes. */
   readonly #waiting = new Set<() => void>();
 
   /**
-   * A deadline `timeoutMs` from now, cancelled early when `parent` aborts. Its own timer and one
-   * listener on `parent` replace AbortSignal.timeout() and AbortSignal.any(), which cost about
-   * 20 µs and 50 µs per fetch; close() detaches from `parent` once the work is done.
+   * A deadline `timeoutMs` from now, cancelled early when `parent` aborts. Its own timer and a
+   * listener on `parent` (one for all the deadlines it bounds) replace AbortSignal.timeout() and
+   * AbortSignal.any(), which cost about 20 µs and 50 µs per fetch; close() stops following
+   * `parent` once the work is done.
    */
   constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
@@ -57,12 +58,10 @@ export class Deadline {
     if (parent?.aborted) {
       this.#fromParent(parent.reason);
     } else if (parent) {
-      const onAbort = () => {
-        this.#detach();
+      this.#unfollow = follow(parent, () => {
+        this.#unfollow = undefined;
         this.#fromParent(parent.reason);
-      };
-      this.#parent = { signal: parent, onAbort };
-      parent.addEventListener("abort", onAbort, { once: true });
+      });
     }
   }
 
@@ -70,6 +69,10 @@ export class Deadline {
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
+      // As many stages may wait on it at once as on `events`: a rendered page's subresources
+      // queue for their origin's politeness slot, each listening, and each stops listening
+      // once served. Node would warn of a leak past ten.
+      setMaxListeners(0, this.#controller.signal);
       if (this.#events.aborted) this.#controller.abort(this.#events.reason);
     }
     return this.#controller.signal;
@@ -213,10 +216,56 @@ export class Deadline {
   }
 
   #detach(): void {
-    if (!this.#parent) return;
-    this.#parent.signal.removeEventListener("abort", this.#parent.onAbort);
-    this.#parent = undefined;
+    this.#unfollow?.();
+    this.#unfollow = undefined;
   }
+}
+
+/** The deadlines following one caller's signal, and the one listener on it that tells them. */
+interface Followers {
+  told: Set<() => void>;
+  onAbort: () => void;
+}
+
+const followed = new WeakMap<AbortSignal, Followers>();
+
+/**
+ * Calls `onAbort` once when `parent` aborts, until the function returned is called. However many
+ * deadlines follow one signal (a crawl's pages in flight, a caller's batch of fetches sharing
+ * one), the signal has one listener: one each would make Node warn of a leak past ten. The
+ * listener goes when the last follower lets go, so a long-lived signal keeps nothing.
+ */
+function follow(parent: AbortSignal, onAbort: () => void): () => void {
+  let followers = followed.get(parent);
+  if (followers === undefined) {
+    const told = new Set<() => void>();
+    const tell = () => {
+      followed.delete(parent);
+      for (const each of told) {
+        // Each deadline is told, as each listener of an event is: one that throws is reported
+        // as uncaught, the way an event listener's error is, and the rest still hear.
+        try {
+          each();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    };
+    followers = { told, onAbort: tell };
+    followed.set(parent, followers);
+    parent.addEventListener("abort", tell, { once: true });
+  }
+  const { told } = followers;
+  told.add(onAbort);
+  return () => {
+    told.delete(onAbort);
+    if (told.size === 0 && followed.get(parent) === followers) {
+      followed.delete(parent);
+      parent.removeEventListener("abort", followers.onAbort);
+    }
+  };
 }
 
 /** A caller's cancellation: an AbortError DOMException, as fetch() throws. */

@@ -64,11 +64,32 @@ describe("Deadline", () => {
   it("leaves no listener on the caller's signal once closed, however many deadlines it had", () => {
     const caller = new AbortController();
     const deadlines = Array.from({ length: 50 }, () => new Deadline(60_000, caller.signal));
-    expect(getEventListeners(caller.signal, "abort")).toHaveLength(50);
+    // One listener for all of them: fifty would make Node warn of a leak.
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
     for (const deadline of deadlines) deadline.close();
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
     caller.abort();
     for (const deadline of deadlines) expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it("passes one cancel on to every deadline still open on the caller's signal", () => {
+    const caller = new AbortController();
+    const deadlines = Array.from({ length: 30 }, () => new Deadline(60_000, caller.signal));
+    const closed = deadlines.filter((_, i) => i % 3 === 0);
+    for (const deadline of closed) deadline.close();
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
+    const reason = new Error("stop");
+    caller.abort(reason);
+    for (const deadline of deadlines) {
+      const open = !closed.includes(deadline);
+      expect(deadline.cancelled).toBe(open);
+      expect(deadline.signal.reason).toBe(open ? reason : undefined);
+    }
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    // A deadline made on the signal afterwards starts cancelled, and follows nothing.
+    expect(new Deadline(60_000, caller.signal).cancelled).toBe(true);
+    // Closing the ones that were told changes nothing.
+    for (const deadline of deadlines) deadline.close();
   });
 
   it("lets go of the caller's signal when its own time runs out", async () => {
@@ -125,5 +146,32 @@ describe("Deadline", () => {
     ).rejects.toThrow("gone");
     expect(slots.idle).toBe(true);
     deadline.close();
+  });
+
+  it("lets any number of stages wait for a slot on one deadline, without a leak warning", async () => {
+    // A rendered page's subresources all queue for their origin's one politeness slot.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const slots = new Semaphore(1);
+      const deadline = new Deadline(60_000);
+      const first = await deadline.slot((signal) => slots.acquire(signal));
+      const waiting = Array.from({ length: 30 }, () =>
+        deadline.slot((signal) => slots.acquire(signal)),
+      );
+      expect(getEventListeners(deadline.signal, "abort")).toHaveLength(30);
+      first();
+      for (const slot of waiting) (await slot)();
+      // Each waiter stops listening once served.
+      expect(getEventListeners(deadline.signal, "abort")).toHaveLength(0);
+      expect(slots.idle).toBe(true);
+      deadline.close();
+      // Node emits its warning on a later turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });
