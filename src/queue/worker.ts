@@ -12,6 +12,7 @@
  * Politeness holds across workers: given a Redis URL, the instance the worker makes counts its
  * per-origin limit and spaces its Crawl-delay in Redis.
  */
+import { setMaxListeners } from "node:events";
 import { RedisConnection } from "../cache/redis.js";
 import { RedisOriginLimiter } from "../cache/redis-limiter.js";
 import { RedisOriginPacer } from "../cache/redis-pacer.js";
@@ -198,6 +199,9 @@ class JobRunner {
     this.#inner = inner;
     this.#redis = redis;
     this.#queue = queue;
+    // Every job in flight may wait on it at once (its turn at a slow origin), each listening
+    // until its wait ends: past ten, Node would warn of a leak that is not one.
+    setMaxListeners(0, this.#signal);
     this.#logger = logger ?? silentLogger;
   }
 

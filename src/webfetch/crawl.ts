@@ -7,6 +7,7 @@
  * text are remembered); traps are bounded (follow.ts, traps.ts). The crawl waits while its
  * reader has unread pages, and stops at once when its signal aborts or its reader stops reading.
  */
+import { setMaxListeners } from "node:events";
 import { LIMITS } from "../limits.js";
 import { parseTargetUrl } from "../net/url.js";
 import type { CrawlOptions, CrawlProgress } from "../options.js";
@@ -94,6 +95,10 @@ class Crawl implements CrawlRun {
     this.#start = start;
     this.#visitor = new CrawlVisitor(resources, fetchPage, start, call);
     this.#frontier = new Frontier(this.#visitor.byScore);
+    // Every page in flight may wait on the stop signal at once (its turn at a slow origin, its
+    // deadline), and each stops listening when its wait ends: past ten, Node would warn of a
+    // leak that is not one.
+    setMaxListeners(0, this.#stop.signal);
     if (call.signal) {
       if (call.signal.aborted) this.#cancel();
       else call.signal.addEventListener("abort", () => this.#cancel(), { once: true });

@@ -218,6 +218,30 @@ describe("web.crawl's politeness", () => {
     }
   });
 
+  it("lets sixteen pages wait on one crawl's signal without a leak warning", async () => {
+    // Behind a Crawl-delay every page in flight waits for its turn, listening on the crawl's
+    // stop signal, and each page's deadline follows the caller's signal.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    const slow = await startCrawlSite({ crawlDelaySeconds: 0.01 });
+    const w = testWeb(undefined, { allowAddresses: [`127.0.0.1:${slow.port}`] });
+    try {
+      const caller = new AbortController();
+      const { pages } = await collect(
+        w.web.crawl(slow.url("/"), { limit: 40, concurrency: 16, signal: caller.signal }),
+      );
+      expect(pages.length).toBeGreaterThan(16);
+      // Node emits its warning on a later turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((x) => x.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await w.web.close();
+      await slow.close();
+    }
+  });
+
   it("keeps each origin within its connection limit", async () => {
     const busy = await startCrawlSite();
     const w = testWeb(undefined, {
