@@ -32,7 +32,7 @@ import {
 } from "./quality/metric.js";
 import { isHeldOut } from "./quality/split.js";
 import type { Prediction, SystemName, WorkerSummary } from "./quality/worker.js";
-import { bootstrapDifference, percentile } from "./stats.js";
+import { bootstrapDifference, mean, percentile } from "./stats.js";
 
 interface Truth {
   id: string;
@@ -173,9 +173,6 @@ interface Scored {
   with?: number;
   without?: number;
 }
-
-const mean = (xs: number[]) =>
-  xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 
 // `+ 0` turns a rounded -0 into 0: "-0.000" would read as a loss.
 const f3 = (x: number) => (Number.isNaN(x) ? "–" : (Math.round(x * 1000) / 1000 + 0).toFixed(3));

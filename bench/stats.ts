@@ -27,7 +27,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** The mean; NaN for no values. */
-function meanOf(values: readonly number[]): number {
+export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
@@ -46,7 +46,7 @@ export function bootstrapDifference(
   options: { resamples?: number; seed?: number } = {},
 ): { difference: number; low: number; high: number } {
   const { resamples = 2000, seed = 1 } = options;
-  const difference = meanOf(a) - meanOf(b);
+  const difference = mean(a) - mean(b);
   if (a.length === 0 || b.length === 0) return { difference, low: Number.NaN, high: Number.NaN };
   const random = seededRandom(seed);
   const draw = (values: readonly number[]) => {

@@ -224,7 +224,7 @@ export class Deadline {
 /** The deadlines following one caller's signal, and the one listener on it that tells them. */
 interface Followers {
   told: Set<() => void>;
-  onAbort: () => void;
+  listener: () => void;
 }
 
 const followed = new WeakMap<AbortSignal, Followers>();
@@ -253,7 +253,7 @@ function follow(parent: AbortSignal, onAbort: () => void): () => void {
         }
       }
     };
-    followers = { told, onAbort: tell };
+    followers = { told, listener: tell };
     followed.set(parent, followers);
     parent.addEventListener("abort", tell, { once: true });
   }
@@ -263,7 +263,7 @@ function follow(parent: AbortSignal, onAbort: () => void): () => void {
     told.delete(onAbort);
     if (told.size === 0 && followed.get(parent) === followers) {
       followed.delete(parent);
-      parent.removeEventListener("abort", followers.onAbort);
+      parent.removeEventListener("abort", followers.listener);
     }
   };
 }
