@@ -40,10 +40,18 @@ interface Slotted {
   textStats: Measured | undefined;
 }
 
-/** One element's stats, and the measurement they belong to. */
+/**
+ * One element's stats, and the id of the measurement they belong to (0 for none). An id, not the
+ * measurement: the collector may allocate these objects in the old generation, where a pointer
+ * to the measurement (and through its root to the whole tree) would keep each converted page's
+ * tree alive until the next full collection.
+ */
 interface Measured extends TextStats {
-  by: Measurement | null;
+  by: number;
 }
+
+/** Ids given to measurements so far in this thread. */
+let measurements = 0;
 
 /**
  * The stats of one measureText call. Each element keeps the stats of the latest measurement
@@ -54,6 +62,7 @@ interface Measured extends TextStats {
  */
 class Measurement implements StatsMap {
   readonly root: DomElement;
+  readonly id = ++measurements;
 
   constructor(root: DomElement) {
     this.root = root;
@@ -77,7 +86,7 @@ class Measurement implements StatsMap {
       let commas: number;
       if (node.nodeType === ELEMENT_NODE) {
         const slot = (node as unknown as Slotted).textStats;
-        if (slot === undefined || slot.by !== this) return false;
+        if (slot === undefined || slot.by !== this.id) return false;
         ({ chars, linkChars, commas } = slot);
       } else if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
         ({ chars, commas } = countsOf(node as DomText & Counted));
@@ -87,7 +96,7 @@ class Measurement implements StatsMap {
       }
       for (let up: DomNode | null = parent; up !== null; up = up.parentNode) {
         const slot: Measured | undefined = (up as unknown as Slotted).textStats;
-        if (slot === undefined || slot.by !== this) return false;
+        if (slot === undefined || slot.by !== this.id) return false;
         slot.chars -= chars;
         slot.linkChars -= linkChars;
         slot.commas -= commas;
@@ -100,7 +109,7 @@ class Measurement implements StatsMap {
   get(el: DomElement): TextStats | undefined {
     const slot = (el as unknown as Slotted).textStats;
     if (slot === undefined) return undefined;
-    if (slot.by === this) return slot;
+    if (slot.by === this.id) return slot;
     // Measured again since: measure it again from here, with the links above it up to the root.
     const links = linksUpTo(el, this.root);
     return links === undefined ? undefined : measureFrom(el, links, null);
@@ -116,14 +125,14 @@ class Measurement implements StatsMap {
     const slotted = el as unknown as Slotted;
     const stats = slotted.textStats;
     if (stats === undefined) {
-      const fresh: Measured = { chars: 0, linkChars: 0, commas: 0, by: this };
+      const fresh: Measured = { chars: 0, linkChars: 0, commas: 0, by: this.id };
       slotted.textStats = fresh;
       return fresh;
     }
     stats.chars = 0;
     stats.linkChars = 0;
     stats.commas = 0;
-    stats.by = this;
+    stats.by = this.id;
     return stats;
   }
 }
@@ -201,7 +210,7 @@ export function forgetMeasurements(): void {
  */
 function measureFrom(root: DomElement, links: number, measurement: Measurement | null): TextStats {
   const claim = (el: DomElement): Measured =>
-    measurement === null ? { chars: 0, linkChars: 0, commas: 0, by: null } : measurement.claim(el);
+    measurement === null ? { chars: 0, linkChars: 0, commas: 0, by: 0 } : measurement.claim(el);
   const rootStats = claim(root);
   let top = rootStats;
   const stack: Measured[] = [top];

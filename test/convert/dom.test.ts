@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import {
   childElements,
@@ -8,7 +10,7 @@ import {
   textWithin,
 } from "../../src/extract/dom.js";
 import { parseDocument } from "../../src/extract/parse.js";
-import { measureText } from "../../src/extract/stats.js";
+import { forgetMeasurements, measureText } from "../../src/extract/stats.js";
 
 function bodyOf(html: string) {
   const root = parseDocument(html).documentElement;
@@ -114,6 +116,24 @@ describe("parsed elements", () => {
 });
 
 describe("measureText", () => {
+  it("leaves stats that hold nothing of the tree they were measured on", async () => {
+    // Stats kept past a conversion (in the old generation, say) must not keep its page.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const measured = () => {
+      const root = bodyOf("<div><p>Alpha, beta</p><p>gamma <a href=/x>delta</a></p></div>");
+      const stats = measureText(root).get(root.firstElementChild!);
+      forgetMeasurements();
+      return { stats, tree: new WeakRef(root) };
+    };
+    const { stats, tree } = measured();
+    expect(stats).toMatchObject({ chars: 22, linkChars: 5, commas: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(tree.deref()).toBeUndefined();
+  });
+
   it("answers for elements measured again since from the tree as it is now, within its own root", () => {
     const document = parseDocument(
       "<div id=r><p>Alpha, beta</p><a href=/x><span>gamma delta</span></a><p>gone</p></div>",
@@ -146,7 +166,10 @@ describe("measureText", () => {
     const all = (el: DomElement): DomElement[] => [el, ...childElements(el).flatMap(all)];
     const snapshot = () => {
       const stats = measureText(root);
-      return all(root).map((el) => ({ ...stats.get(el) }));
+      return all(root).map((el) => {
+        const { chars, linkChars, commas } = stats.get(el)!;
+        return { chars, linkChars, commas };
+      });
     };
     measureText(root);
     const [p, ul, link] = childElements(root) as [DomElement, DomElement, DomElement];
