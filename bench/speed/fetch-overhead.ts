@@ -15,7 +15,7 @@
  * the result: holding every 100 KB page of the run would make the collector, not webfetch, the
  * cost of the variant that keeps them. For HTML the conversion itself is the product,
  * not overhead: the floor is a bare request whose body is converted on a conversion thread of
- * the same pool, in the same rounds, and webfetch's overhead is each fetch's time less its own
+ * a pool of its own (made as webfetch makes its pool), in the same rounds, and webfetch's overhead is each fetch's time less its own
  * conversion, over the floor's request (which, like webfetch's, follows a wait for a thread).
  * The conversion alone (the same bytes through convertBody in this process) is shown too.
  *
