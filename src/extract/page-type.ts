@@ -96,9 +96,14 @@ export function classifyPage(raw: RawMetadata, url?: string): PageType {
 
   if (has(FORUM_TYPES) || FORUM_GENERATOR.test(generator)) return "forum";
   if (FORUM_HOST.test(host) || FORUM_PATH.test(path)) return "forum";
-  // A Product without offers is the subject of a review or a service's rating snippet.
-  if ((products && offers) || ogType === "product" || ogType === "og:product") return "product";
-  if (has(LISTING_TYPES) && !(listOnly(types) && [...types].some(isArticleType))) return "listing";
+  // A Product without offers is the subject of a review or a service's rating snippet, and
+  // products with offers on a page that says it is an article are what a buying guide or a
+  // review recommends: the page is the article.
+  const article = [...types].some(isArticleType);
+  if ((products && offers && !article) || ogType === "product" || ogType === "og:product") {
+    return "product";
+  }
+  if (has(LISTING_TYPES) && !(listOnly(types) && article)) return "listing";
   if (PRODUCT_PATH.test(path)) return "product";
   if (has(DOCUMENTATION_TYPES) || DOCUMENTATION_HOST.test(host) || DOCUMENTATION_PATH.test(path)) {
     return "documentation";

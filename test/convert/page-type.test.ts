@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { convertHtml } from "../../src/convert/html.js";
 import { gatherMetadata } from "../../src/extract/metadata.js";
 import { classifyPage } from "../../src/extract/page-type.js";
 import { parseDocument } from "../../src/extract/parse.js";
@@ -41,6 +42,41 @@ describe("classifyPage", () => {
     expect(typeOf("https://example.pe/noticia/", ld(["NewsArticle", "ItemList"]))).toBe("page");
     expect(typeOf("https://example.pe/x", ld(["ReportageNewsArticle", "ItemList"]))).toBe("page");
     expect(typeOf("https://example.com/x", ld(["Article", "CollectionPage"]))).toBe("listing");
+  });
+
+  it("reads a buying guide that recommends products with offers as the article", () => {
+    const guide = `<script type="application/ld+json">${JSON.stringify({
+      "@graph": [
+        { "@type": "NewsArticle", headline: "The best kettles" },
+        {
+          "@type": "ItemList",
+          itemListElement: [{ "@type": "Product", name: "Kettle", offers: { price: "40" } }],
+        },
+      ],
+    })}</script>`;
+    expect(typeOf("https://news.example.com/best-kettles", guide)).toBe("page");
+    // A shop's page whose SEO plugin calls every page an article in og:type is still a shop's.
+    const shop =
+      '<meta property="og:type" content="article">' +
+      '<script type="application/ld+json">{"@type":"WebPage"}</script>' +
+      '<script type="application/ld+json">{"@type":"Product","offers":{"price":"40"}}</script>';
+    expect(typeOf("https://shop.example.com/kettle", shop)).toBe("product");
+  });
+
+  it("keeps a buying guide's reviews, which a product page's would lose as asides", () => {
+    const review = (name: string) =>
+      `<div class="product-review"><h2>${name}</h2>${`<p>The ${name} boils a litre in under three minutes, pours without dripping and stays cool to the touch, which is why it earned its place on this list.</p>`.repeat(3)}</div>`;
+    const html = `<html><head><title>The best kettles</title><script type="application/ld+json">${JSON.stringify(
+      {
+        "@graph": [
+          { "@type": "Article", headline: "The best kettles" },
+          { "@type": "Product", name: "Kettle", offers: { price: "40" } },
+        ],
+      },
+    )}</script></head><body><article><h1>The best kettles</h1><p>We tested thirty kettles over six months, in three kitchens, to find the ones worth buying, and these are the ones we recommend.</p>${review("Swan")}${review("Bodum")}</article></body></html>`;
+    const { content } = convertHtml(html, { url: "https://news.example.com/best-kettles" });
+    expect(content).toContain("The Swan boils a litre");
+    expect(content).toContain("The Bodum boils a litre");
   });
 
   it("knows product pages by their paths, app store pages among them", () => {
