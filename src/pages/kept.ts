@@ -77,7 +77,8 @@ export class KeptPages {
 
   /** Keeps `page` as the latest of its id and URL, and returns it as kept. */
   remember(page: KeptPage): KeptPage {
-    const previous = this.#byId.get(page.id);
+    // Peeked: the set below makes the id the most recent anyway.
+    const previous = this.#byId.peek(page.id);
     // A page saved before keeps its file when a cache hit brings it back without saving.
     const savedPath = page.savedPath ?? previous?.savedPath;
     const kept = savedPath ? { ...page, savedPath } : page;
