@@ -7,7 +7,9 @@
  * the variant run right after the bare request would otherwise always pay for leaving it);
  * each figure is the median over rounds of the mean of one round's sequential requests, and each
  * ratio the median over rounds of the variant's mean over the bare request's in the same round
- * (so a round slowed by other work on the machine slows both sides of its ratio).
+ * (so a round slowed by other work on the machine slows both sides of its ratio). Each ratio
+ * comes with its 95% bootstrap interval over the rounds: how far it could move by the draw of
+ * rounds alone.
  *
  * Where the time goes, from the result's own phase timings (guard, first byte, conversion with
  * its hand-off) and from variants run in the same rounds: the default logger against a silent
@@ -33,10 +35,14 @@ import type * as Log from "../../src/log.js";
 import type { Timings } from "../../src/result.js";
 import type * as Instance from "../../src/webfetch/index.js";
 import { testLookup } from "../../test/helpers/fixture-server.js";
-import { median } from "../stats.js";
+import { bootstrapMedian, median } from "../stats.js";
 import { markdownTable } from "./table.js";
 
-const ROUNDS = 21;
+/**
+ * Rounds per page, at least: text's are short, so it takes more of them, which narrows the
+ * interval of its ratio, the figure closest to its bound.
+ */
+const ROUNDS: Record<string, number> = { "/text": 42, "/html": 21 };
 /** The compiled package. */
 const DIST = new URL("../../dist/", import.meta.url);
 
@@ -148,6 +154,15 @@ export async function fetchOverheadBench(): Promise<string[][]> {
   const rest: number[] = [];
   const floorRequest: number[] = [];
   const floorConvert: number[] = [];
+  /** The same by round: web.fetch less its conversion, and the floor's request. */
+  let at = 0;
+  const restByRound: number[][] = [];
+  const floorRequestByRound: number[][] = [];
+  const push = (byRound: number[][], ms: number) => {
+    const round = byRound[at] ?? [];
+    round.push(ms);
+    byRound[at] = round;
+  };
   const variants: Variant[] = [
     {
       name: BARE,
@@ -166,6 +181,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
         if (result.timings) {
           phases.push(result.timings);
           rest.push(wall - (result.timings.convertMs ?? 0));
+          push(restByRound, wall - (result.timings.convertMs ?? 0));
         }
       },
     },
@@ -183,6 +199,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const requested = performance.now();
       await pool.convert(body, type, { url, format: "markdown", extract: "main" }, never);
       floorRequest.push(requested - started);
+      push(floorRequestByRound, requested - started);
       floorConvert.push(performance.now() - requested);
     },
   };
@@ -194,9 +211,11 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const times = new Map<string, number[]>(run.map((v) => [v.name, []]));
       for (const v of run) await round(v, base, path); // warm: pools, robots.txt, JIT
       for (const list of [phases, rest, floorRequest, floorConvert]) list.length = 0;
+      for (const list of [restByRound, floorRequestByRound]) list.length = 0;
       // Whole squares only: at least ROUNDS rounds.
       const square = run.length % 2 === 0 ? run.length : 2 * run.length;
-      for (let r = 0; r < Math.ceil(ROUNDS / square) * square; r++) {
+      for (let r = 0; r < Math.ceil(ROUNDS[path]! / square) * square; r++) {
+        at = r;
         for (const i of balancedOrder(run.length, r)) {
           const v = run[i]!;
           times.get(v.name)!.push(await round(v, base, path));
@@ -205,17 +224,23 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const bareRounds = times.get(BARE)!;
       const bare = median(bareRounds);
       const label = `${path.slice(1)} ${PAGE_BYTES / 1024} KB`;
-      const row = (what: string, ms: number, ratio = ms / bare) => [
+      const row = (what: string, ms: number, ratio: number | string = ms / bare) => [
         label,
         what,
         ms.toFixed(3),
-        ratio.toFixed(2),
+        typeof ratio === "number" ? ratio.toFixed(2) : ratio,
       ];
-      /** The median of a variant's per-round ratios to the bare request of the same round. */
-      const paired = (rounds: number[]) => median(rounds.map((ms, r) => ms / bareRounds[r]!));
+      /** A median of ratios by round with its 95% interval: "1.49 (1.45–1.53)". */
+      const withInterval = (ratios: number[]) => {
+        const { median: middle, low, high } = bootstrapMedian(ratios);
+        return `${middle.toFixed(2)} (${low.toFixed(2)}–${high.toFixed(2)})`;
+      };
+      /** A variant's ratios to the bare request of the same round. */
+      const paired = (rounds: number[]) => rounds.map((ms, r) => ms / bareRounds[r]!);
       for (const v of run) {
         const rounds = times.get(v.name)!;
-        rows.push(row(v.name, median(rounds), paired(rounds)));
+        const ratio = v.name === BARE ? "1.00" : withInterval(paired(rounds));
+        rows.push(row(v.name, median(rounds), ratio));
       }
       if (path === "/html") {
         // Beside a conversion, a request pays for the wait: after milliseconds of idling the
@@ -225,8 +250,17 @@ export async function fetchOverheadBench(): Promise<string[][]> {
         rows.push(row("  floor: its request, per fetch", request));
         rows.push(row("  floor: its conversion on a thread, per fetch", median(floorConvert)));
         const own = median(rest);
+        // By round: the median of the round's fetches less their conversion, over the median
+        // of the floor's requests in the same round.
+        const ownRatios = restByRound.map(
+          (fetches, r) => median(fetches) / median(floorRequestByRound[r] ?? []),
+        );
         rows.push(
-          row("web.fetch less its own conversion, over the floor's request", own, own / request),
+          row(
+            "web.fetch less its own conversion, over the floor's request",
+            own,
+            `${(own / request).toFixed(2)}; by round ${withInterval(ownRatios)}`,
+          ),
         );
       }
 
@@ -262,7 +296,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
           extract: "main" as const,
         };
         const alone: number[] = [];
-        for (let i = 0; i < 20 + ROUNDS * 10; i++) {
+        for (let i = 0; i < 20 + ROUNDS[path]! * 10; i++) {
           const started = performance.now();
           await convertBody(body, pages[path]!.type, options);
           if (i >= 20) alone.push(performance.now() - started);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapDifference, seededRandom } from "../../bench/stats.js";
+import { bootstrapDifference, bootstrapMedian, seededRandom } from "../../bench/stats.js";
 
 describe("seededRandom", () => {
   it("gives the same numbers for the same seed, in [0, 1)", () => {
@@ -46,5 +46,30 @@ describe("bootstrapDifference", () => {
     const { low, high } = bootstrapDifference([], [0.5]);
     expect(low).toBeNaN();
     expect(high).toBeNaN();
+  });
+});
+
+describe("bootstrapMedian", () => {
+  it("is the median, with no width when the sample does not vary", () => {
+    expect(bootstrapMedian([1.5, 1.5, 1.5])).toEqual({ median: 1.5, low: 1.5, high: 1.5 });
+  });
+
+  it("brackets the median, narrows as the sample grows, and repeats for the same seed", () => {
+    const random = seededRandom(11);
+    const sample = (n: number) => Array.from({ length: n }, () => 1.5 + (random() - 0.5) * 0.4);
+    const small = bootstrapMedian(sample(21));
+    const large = bootstrapMedian(sample(801));
+    for (const { median, low, high } of [small, large]) {
+      expect(low).toBeLessThanOrEqual(median);
+      expect(high).toBeGreaterThanOrEqual(median);
+    }
+    expect(large.high - large.low).toBeLessThan((small.high - small.low) / 2);
+    const again = [0.9, 1.4, 1.6, 1.2, 2.0];
+    expect(bootstrapMedian(again, { seed: 3 })).toEqual(bootstrapMedian(again, { seed: 3 }));
+  });
+
+  it("has no interval for no values", () => {
+    const { median, low, high } = bootstrapMedian([]);
+    expect([median, low, high].every(Number.isNaN)).toBe(true);
   });
 });
