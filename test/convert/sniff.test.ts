@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../bench/stats.js";
 import { isPlainKind } from "../../src/convert/plain.js";
-import { type ContentKind, mayBePlain, sniffContent } from "../../src/convert/sniff.js";
+import {
+  type ContentKind,
+  hasControlByte,
+  mayBePlain,
+  sniffContent,
+} from "../../src/convert/sniff.js";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const bytes = (...parts: (number[] | string)[]): Uint8Array =>
@@ -456,5 +462,38 @@ describe("mayBePlain", () => {
     for (const plain of ["text/plain", "text/markdown", "application/xml", undefined, "x"]) {
       expect(mayBePlain(plain)).toBe(true);
     }
+  });
+});
+
+describe("hasControlByte", () => {
+  /** The rule byte by byte: a byte below a space other than TAB, LF, FF, CR and ESC. */
+  const naive = (b: Uint8Array, length: number) =>
+    b.subarray(0, length).some((x) => x < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d, 0x1b].includes(x));
+
+  it("finds what a byte-by-byte test finds, at every offset, length and place of the byte", () => {
+    const random = seededRandom(5);
+    const text = utf8("A line of text,\twith tabs,\r\nline ends\fand ESC \x1b$B, é and 日本.\n");
+    const backing = new Uint8Array(4200);
+    for (let offset = 0; offset < 8; offset++) {
+      for (const length of [...Array.from({ length: 41 }, (_, i) => i), 1001, 4096]) {
+        for (let trial = 0; trial < 6; trial++) {
+          for (let i = 0; i < backing.length; i++) backing[i] = text[i % text.length]!;
+          const view = backing.subarray(offset, offset + length);
+          // Half the trials put one stray control byte (or NUL) somewhere in the view.
+          if (trial % 2 === 1 && length > 0) {
+            view[Math.floor(random() * length)] = [0x00, 0x01, 0x08, 0x0b, 0x0e, 0x1f][trial % 6]!;
+          }
+          expect(hasControlByte(view, length), `offset ${offset}, length ${length}`).toBe(
+            naive(view, length),
+          );
+        }
+      }
+    }
+  });
+
+  it("looks only at the first `length` bytes", () => {
+    const b = new Uint8Array([0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x00]);
+    expect(hasControlByte(b, 8)).toBe(false);
+    expect(hasControlByte(b, 9)).toBe(true);
   });
 });
