@@ -395,7 +395,7 @@ function looksBinary(bytes: Uint8Array, declaredText: boolean): boolean {
     const b = bytes[i]!;
     if (b >= 0x20) continue;
     if (b === 0) nul++;
-    else if (b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) control++;
+    else if (isControlByte(b)) control++;
   }
   const nulLimit = declaredText ? length * NUL_SHARE_DECLARED_TEXT : 0;
   return nul > nulLimit || control > length * CONTROL_SHARE;
