@@ -150,11 +150,10 @@ export async function fetchOverheadBench(): Promise<string[][]> {
 
   /** The phase timings of the default variant's results, for the phase rows. */
   const phases: Timings[] = [];
-  /** Per fetch: web.fetch's wall time less its conversion with hand-off, and the floor's parts. */
-  const rest: number[] = [];
-  const floorRequest: number[] = [];
-  const floorConvert: number[] = [];
-  /** The same by round: web.fetch less its conversion, and the floor's request. */
+  /**
+   * Per fetch, by round: web.fetch's wall time less its conversion with hand-off, and the
+   * floor's request; then the floor's conversion.
+   */
   let at = 0;
   const restByRound: number[][] = [];
   const floorRequestByRound: number[][] = [];
@@ -163,6 +162,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
     round.push(ms);
     byRound[at] = round;
   };
+  const floorConvert: number[] = [];
   const variants: Variant[] = [
     {
       name: BARE,
@@ -180,7 +180,6 @@ export async function fetchOverheadBench(): Promise<string[][]> {
         const wall = performance.now() - started;
         if (result.timings) {
           phases.push(result.timings);
-          rest.push(wall - (result.timings.convertMs ?? 0));
           push(restByRound, wall - (result.timings.convertMs ?? 0));
         }
       },
@@ -198,7 +197,6 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const type = String(res.headers["content-type"]);
       const requested = performance.now();
       await pool.convert(body, type, { url, format: "markdown", extract: "main" }, never);
-      floorRequest.push(requested - started);
       push(floorRequestByRound, requested - started);
       floorConvert.push(performance.now() - requested);
     },
@@ -210,8 +208,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
       const run = path === "/html" ? [...variants, converted] : variants;
       const times = new Map<string, number[]>(run.map((v) => [v.name, []]));
       for (const v of run) await round(v, base, path); // warm: pools, robots.txt, JIT
-      for (const list of [phases, rest, floorRequest, floorConvert]) list.length = 0;
-      for (const list of [restByRound, floorRequestByRound]) list.length = 0;
+      for (const list of [phases, restByRound, floorRequestByRound, floorConvert]) list.length = 0;
       // Whole squares only: at least ROUNDS rounds.
       const square = run.length % 2 === 0 ? run.length : 2 * run.length;
       for (let r = 0; r < Math.ceil(ROUNDS[path]! / square) * square; r++) {
@@ -222,6 +219,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
         }
       }
       const bareRounds = times.get(BARE)!;
+      const rest = restByRound.flat();
       const bare = median(bareRounds);
       const label = `${path.slice(1)} ${PAGE_BYTES / 1024} KB`;
       const row = (what: string, ms: number, ratio: number | string = ms / bare) => [
@@ -246,7 +244,7 @@ export async function fetchOverheadBench(): Promise<string[][]> {
         // Beside a conversion, a request pays for the wait: after milliseconds of idling the
         // main thread runs its next request slower. So HTML's overhead is each fetch's time
         // less its own conversion, over the floor's request in the same rounds.
-        const request = median(floorRequest);
+        const request = median(floorRequestByRound.flat());
         rows.push(row("  floor: its request, per fetch", request));
         rows.push(row("  floor: its conversion on a thread, per fetch", median(floorConvert)));
         const own = median(rest);

@@ -1,10 +1,11 @@
 /**
  * Looking up what a fetch needs to know at once (a host's pinned addresses, an origin's
- * robots.txt verdict) makes no timer: a timer per fetch is work no fetch needs, and nothing here
+ * robots.txt verdict, a page in the memory cache) makes no timer: a timer per fetch is work no fetch needs, and nothing here
  * connects anywhere.
  */
 import { createHook } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../../src/cache/memory.js";
 import { Deadline } from "../../src/net/deadline.js";
 import { AddressGuard } from "../../src/net/guard.js";
 import { RobotsPolicy } from "../../src/net/robots-policy.js";
@@ -53,5 +54,23 @@ describe("look-ups made by every fetch", () => {
     } finally {
       deadline.close();
     }
+  });
+
+  it("read a page from the memory cache without making a timer", async () => {
+    const store = new MemoryStore({ maxBytes: 1024 * 1024 });
+    const page = {
+      url: "https://example.com/",
+      finalUrl: "https://example.com/",
+      redirects: [],
+      status: 200,
+      contentType: "text/plain",
+      content: "Hello",
+      fetchedAt: new Date(0).toISOString(),
+    };
+    await store.set("page", { page, storedAt: 0 }, 3600);
+    const made = await timersMadeBy(async () => {
+      for (let i = 0; i < 50; i++) expect((await store.get("page"))?.page.content).toBe("Hello");
+    });
+    expect(made).toBe(0);
   });
 });
