@@ -7,11 +7,7 @@
  * Data: the tuning part of each dev benchmark given (never its held-out fifth, the pages whose
  * file id is a multiple of 5). Each page goes through the extractor up to the block scorer;
  * each block of a root of the profile (an article's: isArticleLike) is labelled from the
- * page's truth:
- * - with a reference text: content when most of its word trigrams are in the reference
- *   (a short block: when a short line of the reference holds it), furniture when few are;
- * - with snippets only: furniture when it holds a `without` snippet (or is part of one),
- *   content when it holds a `with` snippet (or is part of one); unlabelled otherwise.
+ * page's truth (dev-data.ts says how).
  *
  * Model: gradient-boosted trees (logistic loss, histogram splits) over the block's numeric
  * features and 0/1 features for the class/id words seen on enough pages. A validation part
@@ -25,11 +21,9 @@
  *   TREES, DEPTH, MIN_NAME_PAGES, LOST_WORD_COST (environment) change the defaults below;
  *   ROWS_CACHE=FILE keeps the labelled blocks between runs that change only the training.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzipSync } from "node:zlib";
-import { isHeldOut, isValidation } from "../bench/quality/split.js";
 import { seededRandom } from "../bench/stats.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
 import {
@@ -40,6 +34,7 @@ import {
   MIN_BLOCKS,
 } from "../src/extract/block-model.js";
 import { collectBlocks, FEATURE_NAMES } from "../src/extract/blocks.js";
+import { tuningPages, words } from "./dev-data.js";
 
 // Hyperparameters.
 const TREES = Number(process.env.TREES ?? 150);
@@ -57,12 +52,6 @@ const MAX_NAMES = 250;
  * much either way; a lost line of the article costs the reader more than a kept share bar.
  */
 const LOST_WORD_COST = Number(process.env.LOST_WORD_COST ?? 2);
-/** Block trigram coverage from which a block is content, and up to which it is furniture. */
-const CONTENT_COVERAGE = 0.6;
-const FURNITURE_COVERAGE = 0.25;
-
-const WORD = /[\p{L}\p{N}_]+/gu;
-const words = (text: string) => text.toLowerCase().match(WORD) ?? [];
 
 interface Row {
   page: string;
@@ -100,44 +89,32 @@ const rowsCache = process.env.ROWS_CACHE;
 const rows: Row[] =
   rowsCache && existsSync(rowsCache) ? JSON.parse(readFileSync(rowsCache, "utf8")) : [];
 if (rows.length === 0) {
-  for (const dir of dirs) {
-    const set = basename(dir);
-    const ids = readdirSync(join(dir, "ground-truth"))
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => f.slice(0, -5))
-      .filter((id) => !isHeldOut(id))
-      .sort();
-    for (const id of ids) {
-      const truth = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
-      const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8");
-      const page = parsePage(html, truth.url);
-      if (!page.body) continue;
-      const { root, pageType } = contentRoot(page.document, page.body, {
-        ...page,
-        extract: "main",
-        scoreBlocks: false,
+  for (const page of tuningPages(dirs)) {
+    const { document, body, ...parsed } = parsePage(page.html, page.url);
+    if (!body) continue;
+    const { root, pageType } = contentRoot(document, body, {
+      ...parsed,
+      extract: "main",
+      scoreBlocks: false,
+    });
+    const blocks = collectBlocks(root, pageType);
+    // The other model learns from every root that is not an article's: more pages than
+    // forums and shops alone give it, and their furniture is alike.
+    const article = isArticleLike(blocks, pageType);
+    if (profile === "article" ? !article : article || blocks.length < MIN_BLOCKS) continue;
+    for (const block of blocks) {
+      const w = words(block.text);
+      const y = page.label(w);
+      if (y === undefined) continue;
+      rows.push({
+        page: page.name,
+        validation: page.validation,
+        x: block.features,
+        names: [...block.names],
+        label: y,
+        weight: Math.log1p(w.length),
+        words: w.length,
       });
-      const gt = truth.ground_truth ?? {};
-      const label = labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []);
-      const blocks = collectBlocks(root, pageType);
-      // The other model learns from every root that is not an article's: more pages than
-      // forums and shops alone give it, and their furniture is alike.
-      const article = isArticleLike(blocks, pageType);
-      if (profile === "article" ? !article : article || blocks.length < MIN_BLOCKS) continue;
-      for (const block of blocks) {
-        const w = words(block.text);
-        const y = label(w);
-        if (y === undefined) continue;
-        rows.push({
-          page: `${set}/${id}`,
-          validation: isValidation(id),
-          x: block.features,
-          names: [...block.names],
-          label: y,
-          weight: Math.log1p(w.length),
-          words: w.length,
-        });
-      }
     }
   }
   if (rowsCache) writeFileSync(rowsCache, JSON.stringify(rows));
@@ -146,60 +123,6 @@ const positives = rows.filter((r) => r.label === 1).length;
 process.stderr.write(
   `${new Set(rows.map((r) => r.page)).size} pages, ${rows.length} labelled blocks (${positives} content, ${rows.length - positives} furniture)\n`,
 );
-
-/** Labels a block's words from a reference text, or from with/without snippets. */
-function labeller(
-  reference: string | undefined,
-  withSnippets: string[],
-  withoutSnippets: string[],
-): (w: string[]) => 0 | 1 | undefined {
-  if (reference !== undefined && reference !== null) {
-    const refWords = words(reference);
-    const trigrams = new Set<string>();
-    for (let i = 0; i + 2 < refWords.length; i++) {
-      trigrams.add(`${refWords[i]} ${refWords[i + 1]} ${refWords[i + 2]}`);
-    }
-    const joined = ` ${refWords.join(" ")} `;
-    const shortLines = reference
-      .split("\n")
-      .map((line) => words(line))
-      .filter((w) => w.length > 0 && w.length <= 10)
-      .map((w) => ` ${w.join(" ")} `);
-    return (w) => {
-      if (w.length === 0) return undefined;
-      if (w.length < 3) {
-        const phrase = ` ${w.join(" ")} `;
-        // A long run of CJK is one "word": look for it in the whole text.
-        if (phrase.length > 24) return joined.includes(phrase) ? 1 : 0;
-        return shortLines.some((line) => line.includes(phrase) && line.length <= phrase.length * 3)
-          ? 1
-          : 0;
-      }
-      let hit = 0;
-      for (let i = 0; i + 2 < w.length; i++) {
-        if (trigrams.has(`${w[i]} ${w[i + 1]} ${w[i + 2]}`)) hit++;
-      }
-      const coverage = hit / (w.length - 2);
-      if (coverage >= CONTENT_COVERAGE) return 1;
-      if (coverage <= FURNITURE_COVERAGE) return 0;
-      return undefined;
-    };
-  }
-  const norm = (snippets: string[]) =>
-    snippets.map((s) => ` ${words(s).join(" ")} `).filter((s) => s.trim() !== "");
-  const withs = norm(withSnippets);
-  const withouts = norm(withoutSnippets);
-  return (w) => {
-    if (w.length === 0) return undefined;
-    const text = ` ${w.join(" ")} `;
-    const matches = (list: string[], minWords: number) =>
-      list.some((s) => text.includes(s) || (w.length >= minWords && s.includes(text)));
-    const furniture = matches(withouts, 2);
-    const content = matches(withs, 3);
-    if (furniture === content) return undefined;
-    return content ? 1 : 0;
-  };
-}
 
 // ---- features ----
 const namePages = new Map<string, Set<string>>();

@@ -12,3 +12,6 @@ export const isHeldOut = (id: string) => idNumber(id) % 5 === 0;
 
 /** True for a page of the validation part of the tuning pages. */
 export const isValidation = (id: string) => idNumber(id) % 5 === 1;
+
+/** The fifth a page falls in: 0 is the held-out fifth, 1 the validation part. */
+export const fifthOf = (id: string) => idNumber(id) % 5;
