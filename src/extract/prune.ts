@@ -23,6 +23,7 @@ import {
   textOf,
   walk,
 } from "./dom.js";
+import { isNotice, NOTICE_MODEL_TYPES, type NoticeModel, noticeModel } from "./notice-model.js";
 import type { PageType } from "./page-type.js";
 import { removePostTemplate } from "./post-template.js";
 import { removeRepeatedQuotes } from "./quotes.js";
@@ -97,24 +98,45 @@ const TOC_LINK_SHARE = 0.5;
  * const root = selectMainContent(body, document);
  * pruneContent(root);
  */
-export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
+export function pruneContent(
+  root: DomElement,
+  pageType: PageType = "page",
+  options: PruneOptions = {},
+): void {
+  // Read only for the types it reads: most pages never load it.
+  const { notices } = options;
+  const model = !NOTICE_MODEL_TYPES.has(pageType)
+    ? null
+    : notices === undefined
+      ? noticeModel()
+      : notices;
   removeEchoesButtonsAndCaptions(root, pageType !== "documentation");
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
   removeBoilerplateSections(root, pageType);
   if (pageType === "forum") removePostTemplate(root);
-  const notices: ShortBlockRule[] = [
-    { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
-    { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS, hint: AFFILIATE_WORD },
-    { pattern: SIGNUP_CONSENT, maxChars: MAX_DISCLOSURE_CHARS },
-  ];
-  if (pageType === "forum") notices.push({ pattern: FORUM_FURNITURE, maxChars: MAX_NOTICE_CHARS });
-  if (pageType === "product") notices.push({ pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_CHARS });
-  removeShortBlocks(root, notices);
+  const rules =
+    pageType === "forum" ? FORUM_NOTICES : pageType === "product" ? SHOP_NOTICES : NOTICES;
+  removeShortBlocks(
+    root,
+    MAX_DISCLOSURE_CHARS,
+    (el, text) =>
+      matchesRule(rules, text) ||
+      (model !== null && isLine(el, text) && isNotice(el, text, pageType, model)),
+  );
   if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
   removeDuplicateBlocks(root);
   if (pageType === "forum") removeRepeatedQuotes(root);
+}
+
+/** How pruneContent() prunes. */
+export interface PruneOptions {
+  /**
+   * The model that reads short blocks as furniture, or null for none (only to gather its
+   * training data). @default the shipped model
+   */
+  notices?: NoticeModel | null | undefined;
 }
 
 /**
@@ -235,20 +257,19 @@ function looksLikeButton(link: DomElement): boolean {
   return BUTTON_CLASS.test(attr(link, "class")) || attr(link, "role").toLowerCase() === "button";
 }
 
-/** Store furniture on product pages: cart, stock, shipping and returns notices. */
-const SHOP_NOTICE =
-  /^(?:loading(?:\.\.\.|…)?|ready to ship|cost to ship\b.*|order (?:today|now|within|by)\b.*|(?:enjoy now with|pay in|or \d+ (?:interest-free )?payments)\b.*|one-time purchase\b.*|(?:replenish|subscribe) (?:&|and) save\b.*|frequently bought together|you can only make an offer\b.*|there was a problem calculating\b.*|[★☆\s]+(?:read )?(?:\d+ )?reviews?|[\d.,]+\s*(?:out of 5\s*)?(?:stars?)?\s*\(?[\d,.]+k?\)?\s*(?:reviews?|ratings?)|add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
 const FURNITURE =
   /^(?:(?:previous|next|prev|older|newer)(?: post| article| story| entry| episode)?:?|(?:sign up|subscribe)(?: now| today| here)?(?: (?:for|to) (?:our|the) newsletter)?!?|join (?:the|our) (?:conversation|mailing list|newsletter)!?|see more in:?|you might (?:also )?like|more like this|advertisement(?: \([^)]{1,40}\))?|advertising|sponsored(?: content)?|skip to (?:main )?content|share(?: this)?(?: article| post| story| page)?|share on \w+|\d+\s*min(?:ute)?s?\s+read|reading time:?\s*\d+\s*min(?:ute)?s?|listen to (?:this )?article|print(?: this)?(?: article| page)?|back to (?:top|blog|blogs|news|articles)|scroll to top|(?:click|tap) to (?:copy|share)\b.*|edit (?:this page|on github)|suggest (?:an )?edits?|improve this (?:page|doc|article)|(?:was|did you find) this (?:page|article|post|doc|content|information|guide) helpful\??|thank you for your feedback[.!]?|copy(?: code)?|copy to clipboard|copied!?|(?:log|sign) ?(?:in|up)(?: (?:free|for free|now|here|today))?|register(?: now| for free| here| today)?|create (?:an|your|a free) account|(?:join|sign up) for free(?: or log ?in)?|(?:create an account or )?(?:sign|log) in to (?:answer|reply|comment|post)\b.*|create an account or (?:sign|log) in\b.*|contact us(?: today| now)?|get in touch|(?:schedule|book|request|get) a (?:free )?(?:call|demo|consultation|quote)(?: now| today)?!?|(?:sign|log) ?in or (?:join|register|sign ?up)|follow the author|pin (?:this|it) for later!?|(?:article|story) continues below|get (?:the|a|your|our) free [\w -]{1,30}!|stay (?:connected|in touch)(?: with (?:me|us))?!?|get started(?: today| now| for free| free)?|start (?:your |a )?free trial|continue reading|follow us(?: on (?:social media|\w+))?|share this (?:article|post|story|page) with (?:your )?friends|loading(?:\.\.\.|…)?|filters?|sort(?: by)?(?::.{0,30})?|(?:show|view|see) (?:more|all|less)|table of contents|in this (?:article|post|guide)|on this page|(?:written|edited|reviewed|fact[- ]checked) by:?|author:?|learn more|(?:check|see|view|compare) (?:the )?(?:latest |current |best )?prices? (?:at|on) .{1,40}|shop now|results per page:?|filter (?:&|and) sort|shopping options|(?:you must |please )?(?:log ?in|sign ?in|sign up|register)(?: or (?:log ?in|sign ?in|sign up|register|create an account))?(?: (?:for )?an account)? to (?:reply|answer|comment|post)(?: here| to this (?:topic|thread|question)| this (?:question|topic|thread|post))?[.!]?|sign up to request clarification\b.*|already have an account\?.*|sign up for (?:a|an|your) (?:new |free )?account(?: (?:in|on|with) [\w ]{1,30})?[.!]?(?: it'?s (?:easy|free)[.!]?)?|(?:for .{1,40}, )?(?:sign up|subscribe) (?:for|to) (?:our|the) .{0,40}newsletters?[.!]?|add .{1,30}? as a (?:preferred|trusted) source on google\b.*|add \S+ on google)$/i;
 /**
- * Forum furniture the post template (post-template.ts) does not catch: a thread's header
- * ("Thread starter", "Start date …"), a board's closing and moderation notices, relative times
- * and edit notes, counters and badges on pages of fewer posts, and the board's sign-in and
- * navigation prompts: phrases that several boards show.
+ * Forum furniture the post template (post-template.ts) does not catch, as boards in general
+ * word it: post numbers, edit notes and relative times, reply and quote buttons, counters and
+ * member ranks on pages of fewer posts, and sign-in prompts.
  */
 const FORUM_FURNITURE =
-  /^(?:#\s?\d{1,6}|last edited:.{0,60}|thread starter(?: .{1,40})?|start date:? (?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d).{0,30}|print view|reply(?: with quote)?|quote|report(?: post| inappropriate content)?|share|posts?:?\s*[\d,.]+k?|location:?.*|(?:new|junior|senior|active|valued|well-known|premium|established|registered|banned|elite|veteran|distinguished)? ?member|original poster|op|moderator|(?:sign|log) ?(?:in|up)(?: (?:for free|to reply|to comment))?|go to topic listing|top posters in this topic|improve this (?:question|answer)|edited (?:on )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:, \d{4})? by .{1,40}|posted (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?: \(edited\))?|(?:posted )?(?:\d+|an?) (?:minutes?|hours?|days?|weeks?|months?|years?) ago(?:\s*#\d+)?|this topic was automatically closed\b.*|(?:status:?\s*)?(?:this (?:thread|topic) is )?(?:closed and )?not open for further replies\.?|this topic has been deleted\b.*|followers?(?: \d+)?|(?:new )?members|recommended posts|wrote on|(?:[\d,.]+k? (?:posts?|solutions?|reputation|views?|watching|posters?|replies|likes?|reactions?)\s*)+|scheduled pinned locked moved\b.*|start asking to get answers|find the answer to your question by asking\.?|explore related questions|see similar questions with these tags\.?)$/i;
+  /^(?:#\s?\d{1,6}|last edited:.{0,60}|reply(?: with quote)?|quote|report(?: post| inappropriate content)?|share|posts?:?\s*[\d,.]+k?|location:?.*|(?:new|junior|senior|active|valued|well-known|premium|established|registered|banned|elite|veteran|distinguished)? ?member|original poster|op|moderator|(?:sign|log) ?(?:in|up)(?: (?:for free|to reply|to comment))?|edited (?:on )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:, \d{4})? by .{1,40}|posted (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?: \(edited\))?|(?:posted )?(?:\d+|an?) (?:minutes?|hours?|days?|weeks?|months?|years?) ago(?:\s*#\d+)?|followers?(?: \d+)?|(?:new )?members|wrote on|(?:[\d,.]+k? (?:posts?|solutions?|reputation|views?|watching|posters?|replies|likes?|reactions?)\s*)+)$/i;
+/** Store furniture on product pages: cart, stock, shipping and returns notices. */
+const SHOP_NOTICE =
+  /^(?:loading(?:\.\.\.|…)?|ready to ship|cost to ship\b.*|order (?:today|now|within|by)\b.*|(?:enjoy now with|pay in|or \d+ (?:interest-free )?payments)\b.*|one-time purchase\b.*|(?:replenish|subscribe) (?:&|and) save\b.*|frequently bought together|[★☆\s]+(?:read )?(?:\d+ )?reviews?|[\d.,]+\s*(?:out of 5\s*)?(?:stars?)?\s*\(?[\d,.]+k?\)?\s*(?:reviews?|ratings?)|add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
 /** Longest block read as a notice or furniture. */
 const MAX_NOTICE_CHARS = 100;
 
@@ -282,28 +303,45 @@ interface ShortBlockRule {
   hint?: RegExp;
 }
 
-/** Removes short blocks that one of `rules` matches, in one walk. */
-function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): void {
-  let longest = 0;
-  for (const rule of rules) longest = Math.max(longest, rule.maxChars);
+/** Furniture and statements of the site about itself that go wherever they stand. */
+const NOTICES: readonly ShortBlockRule[] = [
+  { pattern: FURNITURE, maxChars: MAX_NOTICE_CHARS },
+  { pattern: AFFILIATE_DISCLOSURE, maxChars: MAX_DISCLOSURE_CHARS, hint: AFFILIATE_WORD },
+  { pattern: SIGNUP_CONSENT, maxChars: MAX_DISCLOSURE_CHARS },
+];
+/** The notices of a forum thread. */
+const FORUM_NOTICES = [...NOTICES, { pattern: FORUM_FURNITURE, maxChars: MAX_NOTICE_CHARS }];
+/** The notices of a product page. */
+const SHOP_NOTICES = [...NOTICES, { pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_CHARS }];
+
+/**
+ * Removes the whole blocks of at most `maxChars` characters that `isFurniture` takes, in one
+ * walk from the root down: a block taken goes with what it holds, the blocks inside one that is
+ * not are asked in turn. An inline element is taken only when it stands alone on its line:
+ * inside a sentence a phrase is the sentence's ("… a back to top link").
+ */
+export function removeShortBlocks(
+  root: DomElement,
+  maxChars: number,
+  isFurniture: (el: DomElement, text: string) => boolean,
+): void {
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
   const doomed: DomElement[] = [];
-  // The only child of an element no rule takes: it has the same text, so no rule takes it either
+  // The only child of an element not taken has the same text, and is left as its wrapper was
   // (read again at every level, a chain of wrappers around a short text cost depth squared).
   let passed: DomNode | null = null;
   walk(root, (node) => {
     if (!isElement(node)) return false;
     // The measure collapses whitespace, so it is at most the text's length.
-    if ((stats.get(node)?.chars ?? 0) > longest) return true;
+    if ((stats.get(node)?.chars ?? 0) > maxChars) return true;
     if (node === passed) {
       passed = onlyChild(node);
       return true;
     }
     const text = textOf(node);
-    if (text.length <= longest && matchesRule(rules, text)) {
-      // Inside a sentence a phrase is the sentence's ("… a back to top link"): only whole blocks.
-      if (!INLINE_TAGS.has(tagOf(node)) || standsAlone(node, text)) {
+    if (text.length <= maxChars && isFurniture(node, text)) {
+      if (isWholeBlock(node, text)) {
         doomed.push(node);
         return false;
       }
@@ -313,6 +351,58 @@ function removeShortBlocks(root: DomElement, rules: readonly ShortBlockRule[]): 
     return true;
   });
   for (const el of doomed) el.remove();
+}
+
+/**
+ * True for an element that holds one line of text: no table's part (a row or a cell is part of
+ * its table, which reads wrong without it), nothing in it but inline elements, and, when it is
+ * a phrase's markup of its own (a struck-out old price, a quote), alone on its line. A block of
+ * several lines ("$3.00" over "Free shipping") is read line by line.
+ */
+export function isLine(el: DomElement, text: string): boolean {
+  const tag = tagOf(el);
+  if (TABLE_PARTS.has(tag)) return false;
+  for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+    const childTag = tagOf(child);
+    if (childTag !== "br" && !INLINE_TAGS.has(childTag)) return false;
+  }
+  return !PHRASE_TAGS.has(tag) || standsAlone(el, text);
+}
+
+/** Inline markup of a phrase, besides the inline tags every rule knows. */
+const PHRASE_TAGS: ReadonlySet<string> = new Set([
+  "s",
+  "del",
+  "ins",
+  "strike",
+  "u",
+  "mark",
+  "q",
+  "cite",
+  "dfn",
+  "kbd",
+  "samp",
+  "var",
+  "data",
+  "bdi",
+  "bdo",
+  "font",
+]);
+
+/** A table's parts. */
+const TABLE_PARTS: ReadonlySet<string> = new Set([
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "td",
+  "th",
+]);
+
+/** True when `el`, of text `text`, is a block or an inline element alone on its line. */
+export function isWholeBlock(el: DomElement, text: string): boolean {
+  return !INLINE_TAGS.has(tagOf(el)) || standsAlone(el, text);
 }
 
 /** The element that is all `el` holds, or null. */
