@@ -47,7 +47,7 @@ const COMMENTS_HEADING =
 
 /** Headings of a product page's sections that are not about the product: reviews, Q&A, shipping. */
 const PRODUCT_ASIDE_HEADING =
-  /^(?:(?:customer |product )?reviews?(?: \(\d+\))?(?: for .{1,80})?|customers say|ratings?(?: (?:&|and) reviews?)?|customer (?:ratings?|questions?)(?: (?:&|and) answers?)?|questions? (?:&|and) answers?|q ?& ?a|shipping(?: (?:&|and) returns?)?|delivery(?: (?:&|and) returns?)?|returns?(?: policy)?|write a review)$/i;
+  /^(?:(?:customer |product )?reviews?(?: \(\d+\))?(?: for .{1,80})?|(?:what )?(?:our )?(?:customers|buyers|shoppers|reviewers) (?:say|are saying)|ratings?(?: (?:&|and) reviews?)?|customer (?:ratings?|questions?)(?: (?:&|and) answers?)?|questions? (?:&|and) answers?|q ?& ?a|shipping(?: (?:&|and) returns?)?|delivery(?: (?:&|and) returns?)?|returns?(?: policy)?|write a review)$/i;
 
 /** Headings of an in-page table of contents: only the link list after them goes. */
 const TOC_HEADING =

@@ -1114,6 +1114,7 @@ git init</code></pre>
       <h2>Specifications</h2><table><tr><td>Weight</td><td>280 g</td></tr></table></main></body>`;
     for (const heading of [
       "Customers say",
+      "What our buyers are saying",
       "Customer reviews for Trail Runner 2",
       "Reviews (12)",
     ]) {
