@@ -4,20 +4,21 @@
  *
  * Data: the forum threads and product pages (the types the model reads) of the tuning part of
  * each dev benchmark given, never its held-out fifth. Each page goes through the extractor with
- * no notice model (the phrase rules still run: the model learns what they leave); every short
- * line left in its content (a whole block of at most MAX_CHARS characters holding one line, as
- * the pruning walk meets them; a wrapper of the same text counts once) is labelled from the
- * page's truth (dev-data.ts) and described by noticeFeatures().
+ * no notice model (the phrase rules and the block scorer still run: the model learns what they
+ * leave); every short line left in its content (a whole block of at most MAX_NOTICE_CHARS
+ * characters holding inline text only, as the pruning walk meets them; a wrapper of the same
+ * text counts once) is labelled from the page's truth (dev-data.ts) and described by
+ * noticeFeatures().
  *
- * Model: logistic regression over the features that the blocks of at least MIN_SITES sites
+ * Model: logistic regression over the features that the lines of at least MIN_SITES sites
  * carry (so that it learns what many sites share, not one site's strings), fitted by full-batch
- * AdaGrad with an L2 penalty, each block weighing as many words as it has (at most MAX_WEIGHT).
+ * AdaGrad with an L2 penalty, each line weighing as many words as it has (at most MAX_WEIGHT).
  * A line is removed when its probability of furniture reaches the threshold and its words
- * (word pairs, phrase, shape) are for it. The threshold is chosen by cross-validation over the four tuning fifths: each fifth is scored
- * by a model fitted on the other three, and the furniture probability chosen is the one from
- * which removing blocks gains the most furniture words less LOST_WORD_COST for each content
- * word lost, over all four (a block inside one removed counts no more). The model is then
- * fitted on all tuning pages.
+ * (word pairs, phrase, shape) are for it. The threshold is chosen by cross-validation over the
+ * four tuning fifths: each fifth is scored by a model fitted on the other three, and the
+ * probability chosen is the one from which removing lines gains the most furniture words less
+ * LOST_WORD_COST for each content word lost, over all four (a line inside one removed counts no
+ * more). The model is then fitted on all tuning pages.
  *
  * Run: node --import tsx scripts/train-notices.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
  *   --out FILE   where to write the model (default: src/extract/notice-model.json)
@@ -30,6 +31,7 @@ import { contentRoot, parsePage } from "../src/convert/html.js";
 import type { DomElement } from "../src/extract/dom.js";
 import {
   isWordFeature,
+  MAX_NOTICE_CHARS,
   NOTICE_MODEL_FILE,
   NOTICE_MODEL_TYPES,
   type NoticeModel,
@@ -38,8 +40,6 @@ import {
 import { isLine, isWholeBlock, removeShortBlocks } from "../src/extract/prune.js";
 import { tuningPages, words } from "./dev-data.js";
 
-/** Longest block text the model reads. */
-const MAX_CHARS = 100;
 /** A feature enters the model when the blocks of this many sites carry it. */
 const MIN_SITES = Number(process.env.MIN_SITES ?? 3);
 /** L2 penalty on the weights, in words of data. */
@@ -106,13 +106,13 @@ for (const page of tuningPages(dirs)) {
   if (!NOTICE_MODEL_TYPES.has(pageType)) continue;
   pages++;
   const rowOf = new Map<DomElement, number>();
-  removeShortBlocks(root, MAX_CHARS, (el, text) => {
+  removeShortBlocks(root, MAX_NOTICE_CHARS, (el, text) => {
     if (!isWholeBlock(el, text) || !isLine(el, text)) return false;
     let parent = -1;
     for (let up = el.parentNode; up !== null && up !== root && parent < 0; up = up.parentNode) {
       parent = rowOf.get(up as DomElement) ?? -1;
     }
-    // A wrapper of the same text is the same block.
+    // A wrapper of the same text is the same line.
     if (parent >= 0 && rows[parent]!.text === text) {
       rowOf.set(el, parent);
       return false;
@@ -259,7 +259,7 @@ for (const [f, v] of [...final.weights].sort((a, b) => (a[0] < b[0] ? -1 : 1))) 
   if (Math.abs(v) >= 0.01) weights[f] = Number(v.toPrecision(3));
 }
 const model: NoticeModel = {
-  maxChars: MAX_CHARS,
+  maxChars: MAX_NOTICE_CHARS,
   bias: Number(final.bias.toPrecision(4)),
   threshold,
   weights,

@@ -233,7 +233,8 @@ export interface PageContent {
 /**
  * Cleans `body` and returns the element whose content is the page's: with "full", `body` rid of
  * invisible content; with "main", also rid of boilerplate, the chosen root, pruned of furniture
- * by rules and then by the learned block scorer.
+ * by rules (and on forums and product pages the learned notice scorer) and then by the learned
+ * block scorer.
  */
 export function contentRoot(
   document: DomDocument,

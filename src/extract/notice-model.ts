@@ -3,9 +3,9 @@
  * line of at most a hundred characters: "Share", "Thread starter", "3 hours ago", "In stock",
  * "Posts: 1,234") that tells the page's furniture left inside the main content from its text.
  * Its weights are data, trained on the dev benchmarks by scripts/train-notices.ts and shipped
- * as notice-model.json; a feature enters the model only when the short blocks of many pages
+ * as notice-model.json; a feature enters the model only when the lines of at least three sites
  * carry it, so what it learns holds across sites rather than naming one. This module only
- * describes blocks and reads the weights.
+ * describes lines and reads the weights.
  */
 
 import { readFileSync } from "node:fs";
@@ -30,6 +30,9 @@ export interface NoticeModel {
  */
 export const NOTICE_MODEL_TYPES: ReadonlySet<PageType> = new Set(["forum", "product"]);
 
+/** Longest line, in characters, a model reads. */
+export const MAX_NOTICE_CHARS = 100;
+
 /** Where the shipped model lives, beside this module (where the training script writes it). */
 export const NOTICE_MODEL_FILE = "./notice-model.json";
 
@@ -49,15 +52,18 @@ export function noticeModel(): NoticeModel {
 const WORD = /\p{L}+|\p{N}+/gu;
 const DIGITS = /\p{N}+/gu;
 const DIGIT = /\p{N}/u;
+const LETTER = /\p{L}/u;
+const LETTERS = /\p{L}+/gu;
+const SPACES = /\s+/g;
 /** Longest shape of a text kept as a feature: longer ones are sentences, not badges. */
 const MAX_SHAPE_CHARS = 16;
 /** Most words of a text read as one phrase. */
 const MAX_PHRASE_WORDS = 5;
 
 /**
- * The features of a short block: its words (digits as `0`), word pairs with the line's start
- * and end, the whole phrase when it is short, its shape ("Posts: 1,234" reads `a: 0,0`), its
- * number of words, its last character, its tag, how much of it is linked and the page's type, and the
+ * The features of a short line: its word pairs (digits as `0`) with the line's start and end,
+ * the whole phrase when it is short, its shape ("Posts: 1,234" reads `a: 0,0`), its number of
+ * words, its last character, its tag, how much of it is linked and the page's type, and the
  * phrase once more with the type ("Quote" is furniture on a forum).
  */
 export function noticeFeatures(el: DomElement, text: string, pageType: PageType): Set<string> {
@@ -67,11 +73,7 @@ export function noticeFeatures(el: DomElement, text: string, pageType: PageType)
   out.push(`end:${endClass(text)}`, `link:${linkClass(el, text)}`);
   // Letters alone have no shape but their number of words: only a text with digits has one.
   if (DIGIT.test(text)) {
-    const shape = lower
-      .replace(/\p{L}+/gu, "a")
-      .replace(DIGITS, "0")
-      .replace(/\s+/g, " ")
-      .trim();
+    const shape = lower.replace(LETTERS, "a").replace(DIGITS, "0").replace(SPACES, " ").trim();
     if (shape.length <= MAX_SHAPE_CHARS) out.push(`s:${shape}`);
   }
   for (let i = 0; i <= words.length; i++) out.push(`b:${words[i - 1] ?? "^"} ${words[i] ?? "$"}`);
@@ -84,19 +86,21 @@ export function noticeFeatures(el: DomElement, text: string, pageType: PageType)
   return new Set(out);
 }
 
-/** Coarse bins of a count: 0, 1, 2, 3, 4–5, 6–8, 9–13, 14–21, 22–34, 35+. */
+/** Upper edges of the bins of a count: 0, 1, 2, 3, 4–5, 6–8, 9–13, 14–21, 22–34, 35+. */
+const BIN_EDGES = [0, 1, 2, 3, 5, 8, 13, 21, 34];
+
+/** The bin of a count. */
 function bucket(n: number): number {
-  const edges = [0, 1, 2, 3, 5, 8, 13, 21, 34];
-  const i = edges.findIndex((edge) => n <= edge);
-  return i < 0 ? edges.length : i;
+  const i = BIN_EDGES.findIndex((edge) => n <= edge);
+  return i < 0 ? BIN_EDGES.length : i;
 }
 
 /** How a text ends: a sentence's stop, a question, a colon, a digit, a letter or other. */
 function endClass(text: string): string {
   const last = text.trimEnd().slice(-1);
   if (last === "." || last === "!" || last === "?" || last === ":") return last;
-  if (/\p{N}/u.test(last)) return "0";
-  return /\p{L}/u.test(last) ? "a" : "other";
+  if (DIGIT.test(last)) return "0";
+  return LETTER.test(last) ? "a" : "other";
 }
 
 /** Whether none, some or all of `el`'s text is inside links. */
@@ -117,7 +121,7 @@ function linkedChars(el: DomElement): number {
 }
 
 /** Length of `text` without its white space. */
-const nonSpaceChars = (text: string) => text.replace(/\s/g, "").length;
+const nonSpaceChars = (text: string) => text.replace(SPACES, "").length;
 
 /** How the model reads a line. */
 export interface NoticeReading {

@@ -354,10 +354,11 @@ export function removeShortBlocks(
 }
 
 /**
- * True for an element that holds one line of text: no table's part (a row or a cell is part of
- * its table, which reads wrong without it), nothing in it but inline elements, and, when it is
- * a phrase's markup of its own (a struck-out old price, a quote), alone on its line. A block of
- * several lines ("$3.00" over "Free shipping") is read line by line.
+ * True for an element that holds a line of text: no table's part (a row or a cell is part of
+ * its table, which reads wrong without it), nothing in it but text, inline elements and line
+ * breaks (no block), and, when it is a phrase's markup of its own (a struck-out old price, a
+ * quote), alone on its line. A block of blocks ("$3.00" over "Free shipping") is read block by
+ * block.
  */
 export function isLine(el: DomElement, text: string): boolean {
   const tag = tagOf(el);
