@@ -11,6 +11,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { fifthOf, isHeldOut, isValidation } from "../bench/quality/split.js";
+import {
+  type ContentRootOptions,
+  contentRoot,
+  type PageContent,
+  parsePage,
+} from "../src/convert/html.js";
 
 /** A tuning page of a dev data set. */
 export interface DevPage {
@@ -48,6 +54,19 @@ export function* tuningPages(dirs: readonly string[]): Generator<DevPage> {
       };
     }
   }
+}
+
+/**
+ * The main content of `page` as the extractor leaves it, with `options` (which scorers run), or
+ * undefined for a page without a body.
+ */
+export function mainContent(
+  page: DevPage,
+  options: Pick<ContentRootOptions, "scoreBlocks" | "notices">,
+): PageContent | undefined {
+  const { document, body, ...parsed } = parsePage(page.html, page.url);
+  if (!body) return undefined;
+  return contentRoot(document, body, { ...parsed, ...options, extract: "main" });
 }
 
 /** Block trigram coverage from which a block is content, and up to which it is furniture. */

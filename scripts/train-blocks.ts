@@ -25,7 +25,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seededRandom } from "../bench/stats.js";
-import { contentRoot, parsePage } from "../src/convert/html.js";
 import {
   BLOCK_MODEL_FILES,
   type BlockModel,
@@ -34,7 +33,7 @@ import {
   MIN_BLOCKS,
 } from "../src/extract/block-model.js";
 import { collectBlocks, FEATURE_NAMES } from "../src/extract/blocks.js";
-import { tuningPages, words } from "./dev-data.js";
+import { mainContent, tuningPages, words } from "./dev-data.js";
 
 // Hyperparameters.
 const TREES = Number(process.env.TREES ?? 150);
@@ -90,13 +89,9 @@ const rows: Row[] =
   rowsCache && existsSync(rowsCache) ? JSON.parse(readFileSync(rowsCache, "utf8")) : [];
 if (rows.length === 0) {
   for (const page of tuningPages(dirs)) {
-    const { document, body, ...parsed } = parsePage(page.html, page.url);
-    if (!body) continue;
-    const { root, pageType } = contentRoot(document, body, {
-      ...parsed,
-      extract: "main",
-      scoreBlocks: false,
-    });
+    const content = mainContent(page, { scoreBlocks: false });
+    if (!content) continue;
+    const { root, pageType } = content;
     const blocks = collectBlocks(root, pageType);
     // The other model learns from every root that is not an article's: more pages than
     // forums and shops alone give it, and their furniture is alike.

@@ -27,7 +27,6 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { contentRoot, parsePage } from "../src/convert/html.js";
 import type { DomElement } from "../src/extract/dom.js";
 import {
   isWordFeature,
@@ -38,7 +37,7 @@ import {
   noticeFeatures,
 } from "../src/extract/notice-model.js";
 import { isLine, isWholeBlock, removeShortBlocks } from "../src/extract/prune.js";
-import { tuningPages, words } from "./dev-data.js";
+import { mainContent, tuningPages, words } from "./dev-data.js";
 
 /** A feature enters the model when the blocks of this many sites carry it. */
 const MIN_SITES = Number(process.env.MIN_SITES ?? 3);
@@ -96,13 +95,9 @@ if (dirs.length === 0) {
 const rows: Row[] = [];
 let pages = 0;
 for (const page of tuningPages(dirs)) {
-  const { document, body, ...parsed } = parsePage(page.html, page.url);
-  if (!body) continue;
-  const { root, pageType } = contentRoot(document, body, {
-    ...parsed,
-    extract: "main",
-    notices: null,
-  });
+  const content = mainContent(page, { notices: null });
+  if (!content) continue;
+  const { root, pageType } = content;
   if (!NOTICE_MODEL_TYPES.has(pageType)) continue;
   pages++;
   const rowOf = new Map<DomElement, number>();
