@@ -37,8 +37,20 @@ export const MAX_NOTICE_CHARS = 100;
 export const NOTICE_MODEL_FILE = "./notice-model.json";
 
 let shipped: NoticeModel | undefined;
-/** Each model's weights as a map, built once. */
-const weightMaps = new WeakMap<NoticeModel, Map<string, number>>();
+/** Each model's weights as a map, each with whether its feature is a word feature, built once. */
+const weightMaps = new WeakMap<NoticeModel, Map<string, readonly [number, boolean]>>();
+
+/**
+ * The model that reads the lines of a page of `pageType`: `given` when it is set (null: none),
+ * else the shipped one; none for the types it does not read, which never load it.
+ */
+export function noticeModelFor(
+  pageType: PageType,
+  given: NoticeModel | null | undefined,
+): NoticeModel | null {
+  if (!NOTICE_MODEL_TYPES.has(pageType)) return null;
+  return given === undefined ? noticeModel() : given;
+}
 
 /** The shipped model, read once. */
 export function noticeModel(): NoticeModel {
@@ -141,16 +153,18 @@ export const isWordFeature = (feature: string) => WORD_FEATURE.test(feature);
 export function readNotice(features: Iterable<string>, model: NoticeModel): NoticeReading {
   let weights = weightMaps.get(model);
   if (weights === undefined) {
-    weights = new Map(Object.entries(model.weights));
+    weights = new Map(
+      Object.entries(model.weights).map(([f, w]) => [f, [w, isWordFeature(f)] as const]),
+    );
     weightMaps.set(model, weights);
   }
   let z = model.bias;
   let words = 0;
   for (const feature of features) {
-    const w = weights.get(feature);
-    if (w === undefined) continue;
-    z += w;
-    if (isWordFeature(feature)) words += w;
+    const entry = weights.get(feature);
+    if (entry === undefined) continue;
+    z += entry[0];
+    if (entry[1]) words += entry[0];
   }
   return { p: 1 / (1 + Math.exp(-z)), words };
 }

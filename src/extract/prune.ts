@@ -23,7 +23,7 @@ import {
   textOf,
   walk,
 } from "./dom.js";
-import { isNotice, NOTICE_MODEL_TYPES, type NoticeModel, noticeModel } from "./notice-model.js";
+import { isNotice, MAX_NOTICE_CHARS, type NoticeModel, noticeModelFor } from "./notice-model.js";
 import type { PageType } from "./page-type.js";
 import { removePostTemplate } from "./post-template.js";
 import { removeRepeatedQuotes } from "./quotes.js";
@@ -103,13 +103,7 @@ export function pruneContent(
   pageType: PageType = "page",
   options: PruneOptions = {},
 ): void {
-  // Read only for the types it reads: most pages never load it.
-  const { notices } = options;
-  const model = !NOTICE_MODEL_TYPES.has(pageType)
-    ? null
-    : notices === undefined
-      ? noticeModel()
-      : notices;
+  const model = noticeModelFor(pageType, options.notices);
   removeEchoesButtonsAndCaptions(root, pageType !== "documentation");
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
@@ -270,8 +264,6 @@ const FORUM_FURNITURE =
 /** Store furniture on product pages: cart, stock, shipping and returns notices. */
 const SHOP_NOTICE =
   /^(?:loading(?:\.\.\.|…)?|ready to ship|cost to ship\b.*|order (?:today|now|within|by)\b.*|(?:enjoy now with|pay in|or \d+ (?:interest-free )?payments)\b.*|one-time purchase\b.*|(?:replenish|subscribe) (?:&|and) save\b.*|frequently bought together|[★☆\s]+(?:read )?(?:\d+ )?reviews?|[\d.,]+\s*(?:out of 5\s*)?(?:stars?)?\s*\(?[\d,.]+k?\)?\s*(?:reviews?|ratings?)|add(?:ed)? to (?:cart|bag|basket|wish ?list|favou?rites)\b.*|(?:in|out of|low in) stock\b.*|sold out|only \d+ left\b.*|(?:free|fast|express|standard) (?:shipping|delivery|returns?)\b.*|ships? (?:from|by|in|within|today|free)\b.*|returns? (?:&|and) exchanges?\b.*|select (?:a |your )?(?:size|color|colour|option|quantity)\b.*|quantity|qty|subscribe (?:&|and) save\b.*|buy now|notify me\b.*|get notified\b.*|pay in \d+ installments\b.*|coming soon!?|no longer available)$/i;
-/** Longest block read as a notice or furniture. */
-const MAX_NOTICE_CHARS = 100;
 
 /**
  * A site's statement that it earns from the links it carries, said in the first person ("As an

@@ -5,11 +5,10 @@
  */
 
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { convertHtml, parsePage } from "../../src/convert/html.js";
 import {
@@ -29,6 +28,7 @@ import {
 } from "../../src/extract/blocks.js";
 import type { DomElement } from "../../src/extract/dom.js";
 import { textOf } from "../../src/extract/dom.js";
+import { writeDevSet } from "../helpers/dev-set.js";
 
 /** A paragraph of prose (about 180 characters) that names itself. */
 const prose = (label: string) =>
@@ -308,25 +308,15 @@ describe("train-blocks script", () => {
 
   it("trains a model the scorer loads from a data set of its own, never reading held-out pages", async () => {
     const bench = join(dir, "bench");
-    mkdirSync(join(bench, "html"), { recursive: true });
-    mkdirSync(join(bench, "ground-truth"), { recursive: true });
-    for (let n = 1; n <= 15; n++) {
-      const id = String(n).padStart(4, "0");
+    writeDevSet(bench, 15, (n) => {
       const paragraphs = Array.from({ length: 12 }, (_, i) => prose(`Page${n} part${i}`));
       const furniture = `<div class="more-links"><ul>${linkedLines(4)}</ul></div><p class="note">Share this now</p>`;
-      // A held-out page (a multiple of 5) is broken on purpose: reading it would throw.
-      const html =
-        n % 5 === 0
-          ? "<html><body><p>held out</p></body></html>"
-          : `<html><body><article><h1>Page ${n}</h1>${paragraphs.join("")}${furniture}</article></body></html>`;
-      writeFileSync(join(bench, "html", `${id}.html.gz`), gzipSync(html));
-      const reference = paragraphs.map((p) => p.replace(/<\/?p>/g, "")).join("\n\n");
-      const truth = { url: `https://example.com/${id}`, ground_truth: { main_content: reference } };
-      writeFileSync(
-        join(bench, "ground-truth", `${id}.json`),
-        n % 5 === 0 ? "not json: never read" : JSON.stringify(truth),
-      );
-    }
+      return {
+        html: `<html><body><article><h1>Page ${n}</h1>${paragraphs.join("")}${furniture}</article></body></html>`,
+        url: `https://example.com/${String(n).padStart(4, "0")}`,
+        reference: paragraphs.map((p) => p.replace(/<\/?p>/g, "")).join("\n\n"),
+      };
+    });
     const out = join(dir, "model.json");
     const { stderr } = await promisify(execFile)(
       process.execPath,

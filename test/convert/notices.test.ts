@@ -5,11 +5,10 @@
  */
 
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { parsePage } from "../../src/convert/html.js";
 import { attr, type DomElement, tagOf, textOf, walkElements } from "../../src/extract/dom.js";
@@ -21,6 +20,7 @@ import {
   readNotice,
 } from "../../src/extract/notice-model.js";
 import { pruneContent } from "../../src/extract/prune.js";
+import { writeDevSet } from "../helpers/dev-set.js";
 
 /** The `<body>` of `html`, parsed. */
 function bodyOf(html: string): DomElement {
@@ -165,31 +165,21 @@ describe("train-notices script", () => {
 
   it("learns a line that many sites' threads share from a data set of its own, never reading held-out pages", async () => {
     const bench = join(dir, "bench");
-    mkdirSync(join(bench, "html"), { recursive: true });
-    mkdirSync(join(bench, "ground-truth"), { recursive: true });
-    for (let n = 1; n <= 20; n++) {
-      const id = String(n).padStart(4, "0");
+    writeDevSet(bench, 20, (n) => {
       const posts = [1, 2, 3, 4].map((i) => post(n * 10 + i));
       // Each thread on a site of its own, with a furniture line after each post and a short
       // line of content.
       const thread = posts.map((p) => `<div class="post">${p}<div>Flag this</div></div>`);
-      const html =
-        n % 5 === 0
-          ? "<html><body><p>held out</p></body></html>"
-          : `<html><body><main><h1>Thread ${n}</h1>${thread.join("")}<p>Solved, thanks</p></main></body></html>`;
-      writeFileSync(join(bench, "html", `${id}.html.gz`), gzipSync(html));
-      const reference = [`Thread ${n}`, ...posts.map((p) => p.replace(/<\/?p>/g, ""))]
-        .concat("Solved, thanks")
-        .join("\n\n");
-      const truth = {
+      return {
+        html: `<html><body><main><h1>Thread ${n}</h1>${thread.join("")}<p>Solved, thanks</p></main></body></html>`,
         url: `https://site${n}.example/threads/topic.${n}/`,
-        ground_truth: { main_content: reference },
+        reference: [
+          `Thread ${n}`,
+          ...posts.map((p) => p.replace(/<\/?p>/g, "")),
+          "Solved, thanks",
+        ].join("\n\n"),
       };
-      writeFileSync(
-        join(bench, "ground-truth", `${id}.json`),
-        n % 5 === 0 ? "not json: never read" : JSON.stringify(truth),
-      );
-    }
+    });
     const out = join(dir, "model.json");
     const { stderr } = await promisify(execFile)(
       process.execPath,
