@@ -6,7 +6,7 @@
  * "max in flight" is the most requests the site served at once during that row: the per-origin
  * politeness limit (counted in Redis across the workers) must hold it at or under the
  * configured limit however many workers run. Bounded: 400 pages, 180 s a row.
- * Needs `npm run build` (the workers run dist/cli/bin.js). Run: npm run bench:crawl
+ * Needs `npm run build` (the workers run dist/bin/webfetch.js). Run: npm run bench:crawl
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -18,7 +18,7 @@ import { createWebFetch } from "../src/webfetch/index.js";
 import { startCrawlSite } from "../test/helpers/crawl-site.js";
 import { startRedis } from "../test/helpers/redis.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli/bin.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/bin/webfetch.js", import.meta.url));
 const CRAWL: CrawlOptions = { limit: 400, maxDepth: 5, concurrency: 4 };
 const WORKER_CONCURRENCY = 4;
 const ROW_TIMEOUT_MS = 180_000;
@@ -137,7 +137,7 @@ async function queued(workers: number, redisUrl: string): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CLI)) throw new Error("dist/cli/bin.js is missing: run npm run build first");
+  if (!existsSync(CLI)) throw new Error("dist/bin/webfetch.js is missing: run npm run build first");
   const redis = await startRedis();
   const rows: Row[] = [];
   try {

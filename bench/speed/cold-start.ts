@@ -2,7 +2,7 @@
  * Cold start of the compiled CLI: how long `webfetch --version`, a fetch of a small local page,
  * and `webfetch mcp` answering `initialize` take from spawn, next to `node -e 0` (what Node
  * itself costs on this machine). Each round runs every case once, in turn, so a loaded machine
- * slows them alike; the table shows medians. Nothing is built here: it runs dist/cli/bin.js,
+ * slows them alike; the table shows medians. Nothing is built here: it runs dist/bin/webfetch.js,
  * so run `npm run build` first. Only a server on 127.0.0.1 is reached; HOME is a fresh temporary
  * directory and the cache is off, so no run reuses another's work.
  * Run: node --import tsx bench/speed/cold-start.ts, or npm run bench:speed -- --only cold
@@ -19,7 +19,7 @@ import { median } from "../stats.js";
 import { markdownTable } from "./table.js";
 
 /** The compiled CLI; this benchmark measures what users run. */
-const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../dist/bin/webfetch.js", import.meta.url));
 /** Rounds of every case; medians of these. */
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 9);
 /** A run that takes longer than this has hung. */

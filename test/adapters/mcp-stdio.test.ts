@@ -18,7 +18,7 @@ import { type FixtureServer, startFixtureServer } from "../helpers/fixture-serve
 import { chromiumPath, hasService } from "../helpers/services.js";
 import { ALL_TOOLS } from "../tools/helpers.js";
 
-const BIN = join(process.cwd(), "dist/cli/bin.js");
+const BIN = join(process.cwd(), "dist/bin/webfetch.js");
 
 let server: FixtureServer;
 const clients: Client[] = [];

@@ -119,7 +119,7 @@ describe("webfetch CLI: bad input is INVALID_INPUT, exit 2", () => {
 
 describe("webfetch bin: bad input", () => {
   it("a --user-agent with CR/LF exits 2 with INVALID_INPUT in a child process", async () => {
-    const bin = join(process.cwd(), "dist/cli/bin.js");
+    const bin = join(process.cwd(), "dist/bin/webfetch.js");
     const before = fixture.server.connections.total;
     const result = await promisify(execFile)(
       process.execPath,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { type CrawlSite, startCrawlSite } from "../helpers/crawl-site.js";
 
-const BIN = join(process.cwd(), "dist/cli/bin.js");
+const BIN = join(process.cwd(), "dist/bin/webfetch.js");
 
 let site: CrawlSite;
 const allow = () => ["--allow-address", `127.0.0.1:${site.port}`];

@@ -21,7 +21,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const BIN = join(process.cwd(), "dist/cli/bin.js");
+const BIN = join(process.cwd(), "dist/bin/webfetch.js");
 const LIBRARY = pathToFileURL(join(process.cwd(), "dist/index.js")).href;
 /** Child processes on a loaded 2-core machine: generous, and never a measure of speed. */
 const CHILD_TIMEOUT_MS = 60_000;

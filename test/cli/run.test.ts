@@ -225,7 +225,7 @@ describe("webfetch CLI (run)", () => {
 
 describe("webfetch bin", () => {
   it("runs the built executable in a child process", async () => {
-    const bin = join(process.cwd(), "dist/cli/bin.js");
+    const bin = join(process.cwd(), "dist/bin/webfetch.js");
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [bin, page("/article"), "--allow-address", `127.0.0.1:${server.port}`],
@@ -238,7 +238,7 @@ describe("webfetch bin", () => {
   });
 
   it("exits 2 for bad usage in a child process", async () => {
-    const bin = join(process.cwd(), "dist/cli/bin.js");
+    const bin = join(process.cwd(), "dist/bin/webfetch.js");
     const result = await promisify(execFile)(process.execPath, [
       bin,
       "fetch",

@@ -30,7 +30,7 @@ describe.runIf(withChromium)("webfetch fetch --screenshot", { timeout: 120_000 }
   it("writes the PNG and prints the content, in a child process", async () => {
     const { dir, args } = browserConfig(chromiumPath());
     const file = join(dir, "page.png");
-    const bin = join(process.cwd(), "dist/cli/bin.js");
+    const bin = join(process.cwd(), "dist/bin/webfetch.js");
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [bin, "fetch", fixture.page("/styled"), "--screenshot", file, ...args],

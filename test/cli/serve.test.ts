@@ -15,7 +15,7 @@ import { configFile } from "../helpers/config.js";
 import { type FixtureServer, startFixtureServer } from "../helpers/fixture-server.js";
 import { rawRequest } from "../server/helpers.js";
 
-const BIN = join(process.cwd(), "dist/cli/bin.js");
+const BIN = join(process.cwd(), "dist/bin/webfetch.js");
 
 let fixture: FixtureServer;
 let child: ChildProcess;

@@ -202,7 +202,7 @@ describe("the tools and the CLI", () => {
     expect(converted.stdout).toBe("<p>Hi <a>there</a></p>\n");
   });
 
-  const BIN = join(process.cwd(), "dist/cli/bin.js");
+  const BIN = join(process.cwd(), "dist/bin/webfetch.js");
   it.skipIf(!existsSync(BIN))(
     "the built CLI prints clean HTML in a child process",
     { timeout: 70_000 },

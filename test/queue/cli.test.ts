@@ -54,7 +54,7 @@ describe.runIf(hasService("redis-server"))("webfetch worker with queue.url", () 
   });
 
   it("reads the server from the configuration, logs to stderr, and exits 0 on SIGTERM", async () => {
-    if (!existsSync(CLI)) throw new Error("dist/cli/bin.js is missing: run npm run build");
+    if (!existsSync(CLI)) throw new Error("dist/bin/webfetch.js is missing: run npm run build");
     const config = join(dir, "webfetch.config.yaml");
     await writeFile(config, `queue:\n  url: ${redis.url}\n`);
     const child = spawn(process.execPath, [CLI, "worker", "--config", config], {

@@ -50,7 +50,7 @@ export async function readToEnd(
 }
 
 /** The built CLI. */
-export const CLI = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/bin/webfetch.js", import.meta.url));
 
 /** A `webfetch worker` child process. */
 export interface WorkerProcess {
@@ -60,7 +60,7 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `node dist/cli/bin.js worker` against `redisUrl`, the site's port opened. */
+/** Starts `node dist/bin/webfetch.js worker` against `redisUrl`, the site's port opened. */
 export function startWorkerProcess(
   redisUrl: string,
   sitePort: number,

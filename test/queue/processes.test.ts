@@ -37,7 +37,7 @@ describe.runIf(hasService("redis-server"))("a queued crawl, worker processes", (
   let reference: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error("dist/cli/bin.js is missing: run npm run build");
+    if (!existsSync(CLI)) throw new Error("dist/bin/webfetch.js is missing: run npm run build");
     site = await startCrawlSite({ slowMs: 200 });
     dir = await mkdtemp(join(tmpdir(), "webfetch-queue-"));
     redis = await startRedis({ appendOnly: true, dir });

@@ -57,7 +57,7 @@ describe.runIf(hasService("redis-server"))("webfetch serve --redis", () => {
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error("dist/cli/bin.js is missing: run npm run build");
+    if (!existsSync(CLI)) throw new Error("dist/bin/webfetch.js is missing: run npm run build");
     site = await startCrawlSite({ crawlDelaySeconds: 0.05 });
     redis = await startRedis();
     [a, b] = await Promise.all([
