@@ -64,31 +64,32 @@ export function blockModel(profile: BlockProfile = "article"): BlockModel {
   return model;
 }
 
-/** Each model's class words by feature number, built once. */
-const nameIndexes = new WeakMap<BlockModel, Map<string, number>>();
+/**
+ * Feature `f` of `block` as the model reads it: a numeric feature, or 1 when the block has the
+ * class word of feature `f` (the words come after the numbers) and 0 when it has not.
+ */
+function featureValue(block: Block, model: BlockModel, f: number): number {
+  const numeric = block.features.length;
+  return f < numeric ? block.features[f]! : block.names.has(model.names[f - numeric]!) ? 1 : 0;
+}
 
 /** The features of `block` as the model reads them: numbers, then one 0/1 per class word. */
 export function featureVector(block: Block, model: BlockModel): number[] {
-  let index = nameIndexes.get(model);
-  if (index === undefined) {
-    index = new Map(model.names.map((name, i) => [name, block.features.length + i]));
-    nameIndexes.set(model, index);
-  }
-  const out = block.features.concat(new Array<number>(model.names.length).fill(0));
-  for (const name of block.names) {
-    const i = index.get(name);
-    if (i !== undefined) out[i] = 1;
-  }
-  return out;
+  const length = block.features.length + model.names.length;
+  return Array.from({ length }, (_, f) => featureValue(block, model, f));
 }
 
-/** Probability that a block with feature vector `x` is content. */
-export function contentProbability(x: readonly number[], model: BlockModel): number {
+/**
+ * Probability that `block` is content. The trees read the features they split on in place: a
+ * vector of every class word per block cost more to build than the trees to walk.
+ */
+export function contentProbability(block: Block, model: BlockModel): number {
   let z = model.base;
   for (const tree of model.trees) {
     let i = 0;
     while (tree.feature[i]! >= 0) {
-      i = x[tree.feature[i]!]! <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
+      const x = featureValue(block, model, tree.feature[i]!);
+      i = x <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
     }
     z += tree.value[i]!;
   }
@@ -153,7 +154,7 @@ export function removeFurnitureBlocks(
   if (profile === undefined) return;
   model ??= blockModel(profile);
   const doomed = blocks.map((block) => {
-    const p = contentProbability(featureVector(block, model), model);
+    const p = contentProbability(block, model);
     return p < (block.prose ? PROSE_THRESHOLD : model.threshold);
   });
   // The article's paragraphs run on: prose right after a kept paragraph of the same parent

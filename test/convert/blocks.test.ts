@@ -111,10 +111,10 @@ describe("block model", () => {
       bodyOf(`<body><p><a href="/a">All link</a></p><p>No link here.</p></body>`),
       "page",
     );
-    expect(contentProbability(featureVector(linked!, LINK_MODEL), LINK_MODEL)).toBeCloseTo(
+    expect(contentProbability(linked!, LINK_MODEL)).toBeCloseTo(
       1 / (1 + Math.exp(3)),
     );
-    expect(contentProbability(featureVector(plain!, LINK_MODEL), LINK_MODEL)).toBeCloseTo(
+    expect(contentProbability(plain!, LINK_MODEL)).toBeCloseTo(
       1 / (1 + Math.exp(-3)),
     );
   });
