@@ -111,12 +111,8 @@ describe("block model", () => {
       bodyOf(`<body><p><a href="/a">All link</a></p><p>No link here.</p></body>`),
       "page",
     );
-    expect(contentProbability(linked!, LINK_MODEL)).toBeCloseTo(
-      1 / (1 + Math.exp(3)),
-    );
-    expect(contentProbability(plain!, LINK_MODEL)).toBeCloseTo(
-      1 / (1 + Math.exp(-3)),
-    );
+    expect(contentProbability(linked!, LINK_MODEL)).toBeCloseTo(1 / (1 + Math.exp(3)));
+    expect(contentProbability(plain!, LINK_MODEL)).toBeCloseTo(1 / (1 + Math.exp(-3)));
   });
 
   it("gives a class word its 0/1 feature after the numbers", () => {
