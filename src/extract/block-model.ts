@@ -64,35 +64,55 @@ export function blockModel(profile: BlockProfile = "article"): BlockModel {
   return model;
 }
 
-/**
- * Feature `f` of `block` as the model reads it: a numeric feature, or 1 when the block has the
- * class word of feature `f` (the words come after the numbers) and 0 when it has not.
- */
-function featureValue(block: Block, model: BlockModel, f: number): number {
-  const numeric = block.features.length;
-  return f < numeric ? block.features[f]! : block.names.has(model.names[f - numeric]!) ? 1 : 0;
+/** A model's class words by number, and one 0/1 flag per word for the block being scored. */
+interface NameFlags {
+  index: Map<string, number>;
+  flags: Uint8Array;
+}
+
+const nameFlags = new WeakMap<BlockModel, NameFlags>();
+
+/** `model`'s class word flags, set for `block`'s words (clear them after use). */
+function flagsFor(block: Block, model: BlockModel): Uint8Array {
+  let entry = nameFlags.get(model);
+  if (entry === undefined) {
+    const index = new Map(model.names.map((name, i) => [name, i]));
+    entry = { index, flags: new Uint8Array(model.names.length) };
+    nameFlags.set(model, entry);
+  }
+  for (const name of block.names) {
+    const i = entry.index.get(name);
+    if (i !== undefined) entry.flags[i] = 1;
+  }
+  return entry.flags;
 }
 
 /** The features of `block` as the model reads them: numbers, then one 0/1 per class word. */
 export function featureVector(block: Block, model: BlockModel): number[] {
-  const length = block.features.length + model.names.length;
-  return Array.from({ length }, (_, f) => featureValue(block, model, f));
+  const flags = flagsFor(block, model);
+  const out = block.features.concat(Array.from(flags));
+  flags.fill(0);
+  return out;
 }
 
 /**
- * Probability that `block` is content. The trees read the features they split on in place: a
- * vector of every class word per block cost more to build than the trees to walk.
+ * Probability that `block` is content. The trees read its numbers and its class words' flags in
+ * place: a vector of every class word, built per block, cost more than the trees to walk.
  */
 export function contentProbability(block: Block, model: BlockModel): number {
+  const { features } = block;
+  const numeric = features.length;
+  const flags = flagsFor(block, model);
   let z = model.base;
   for (const tree of model.trees) {
     let i = 0;
-    while (tree.feature[i]! >= 0) {
-      const x = featureValue(block, model, tree.feature[i]!);
+    for (let f = tree.feature[0]!; f >= 0; f = tree.feature[i]!) {
+      const x = f < numeric ? features[f]! : flags[f - numeric]!;
       i = x <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
     }
     z += tree.value[i]!;
   }
+  flags.fill(0);
   return 1 / (1 + Math.exp(-z));
 }
 
