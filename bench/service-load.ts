@@ -1,13 +1,16 @@
 /**
- * Load benchmark of the HTTP service (issue 7): autocannon drives `POST /v1/fetch` with 100
- * concurrent connections for 20 s, against the local fixture server only, once with the cache
- * off (every request fetches and converts) and once cached. Reports requests/s, latency p50 and
- * p99, errors (must be 0) and the service process's peak RSS.
+ * Load benchmark of the HTTP service: autocannon drives `POST /v1/fetch` with 100 concurrent
+ * connections for 20 s, against the local fixture site only, once with the cache off (every
+ * request fetches and converts) and once cached. The service, the site and this load generator
+ * are three processes on the same cores, as a service and the sites it reads are apart. Reports
+ * requests/s, latency p50 and p99, errors (must be 0), the service process's peak RSS and its
+ * CPU time per request.
  *
  * Run: npm run bench:service [-- --duration S --connections N]
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -20,6 +23,26 @@ const flag = (name: string, fallback: number) => {
 const DURATION_S = flag("duration", 20);
 const CONNECTIONS = flag("connections", 100);
 const child = fileURLToPath(new URL("./service/child.ts", import.meta.url));
+const upstream = fileURLToPath(new URL("./service/upstream.ts", import.meta.url));
+
+/** Starts `script` under tsx; its first stdout line is JSON, returned with the process. */
+async function start<T>(script: string, args: string[]) {
+  const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const first = JSON.parse(((await lines.next()).value as string) ?? "{}") as T;
+  return { proc, lines, first };
+}
+
+/** CPU milliseconds (user and system, every thread) that process `pid` has used. */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+/** Linux's USER_HZ, the unit of /proc/PID/stat's times. */
+const CLOCK_TICKS = 100;
 
 interface Row {
   mode: string;
@@ -30,19 +53,19 @@ interface Row {
   errors: number;
   non2xx: number;
   peakRssMiB: number;
+  cpuMsPerRequest: number;
 }
 
-async function run(mode: "uncached" | "cached"): Promise<Row> {
-  const proc = spawn(process.execPath, ["--import", "tsx", child, mode], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: proc.stdout! });
-  const iterator = lines[Symbol.asyncIterator]();
-  const ready = JSON.parse(((await iterator.next()).value as string) ?? "{}") as {
-    service: string;
-    page: string;
-  };
-  const body = JSON.stringify({ url: ready.page });
+async function run(
+  mode: "uncached" | "cached",
+  site: { port: number; page: string },
+): Promise<Row> {
+  const {
+    proc,
+    lines,
+    first: ready,
+  } = await start<{ service: string }>(child, [mode, String(site.port)]);
+  const body = JSON.stringify({ url: site.page });
   const request = {
     method: "POST" as const,
     headers: { "content-type": "application/json" },
@@ -55,14 +78,16 @@ async function run(mode: "uncached" | "cached"): Promise<Row> {
     amount: 20,
     requests: [request],
   });
+  const cpuBefore = cpuMsOf(proc.pid!);
   const result = await autocannon({
     url: `${ready.service}/v1/fetch`,
     connections: CONNECTIONS,
     duration: DURATION_S,
     requests: [request],
   });
+  const cpuMs = cpuMsOf(proc.pid!) - cpuBefore;
   proc.stdin!.end();
-  const done = JSON.parse(((await iterator.next()).value as string) ?? "{}") as { peakRss: number };
+  const done = JSON.parse(((await lines.next()).value as string) ?? "{}") as { peakRss: number };
   await once(proc, "exit");
   return {
     mode,
@@ -73,18 +98,24 @@ async function run(mode: "uncached" | "cached"): Promise<Row> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     peakRssMiB: done.peakRss / 1024 / 1024,
+    cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total),
   };
 }
 
-const rows = [await run("uncached"), await run("cached")];
+const site = await start<{ port: number; page: string }>(upstream, []);
+const rows = [await run("uncached", site.first), await run("cached", site.first)];
+site.proc.stdin!.end();
+await once(site.proc, "exit");
 console.log(
   `POST /v1/fetch, ${CONNECTIONS} connections, ${DURATION_S} s each, fixture article page\n`,
 );
-console.log("| mode | requests | req/s | p50 ms | p99 ms | errors | non-2xx | service peak RSS |");
-console.log("|---|---|---|---|---|---|---|---|");
+console.log(
+  "| mode | requests | req/s | p50 ms | p99 ms | errors | non-2xx | service peak RSS | service CPU ms/request |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(
-    `| ${r.mode} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.peakRssMiB.toFixed(0)} MiB |`,
+    `| ${r.mode} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.peakRssMiB.toFixed(0)} MiB | ${r.cpuMsPerRequest.toFixed(3)} |`,
   );
 }
 if (rows.some((r) => r.errors > 0 || r.non2xx > 0)) process.exitCode = 1;

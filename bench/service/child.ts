@@ -1,20 +1,22 @@
 /**
- * The service under load, in its own process so its RSS is its own: the fixture server and a
- * webfetch service over it, both on 127.0.0.1. Prints `{"service": url, "page": url}` on stdout,
- * samples RSS every 50 ms, and prints `{"peakRss": bytes}` when stdin closes.
+ * The service under load, in its own process so its RSS and its CPU are its own: a webfetch
+ * service on 127.0.0.1 over the fixture site that bench/service/upstream.ts runs in another
+ * process. Prints `{"service": url}` on stdout, samples RSS every 50 ms, and prints
+ * `{"peakRss": bytes}` when stdin closes.
  *
- * Argument: `cached` (the default in-memory cache) or `uncached` (cache: false).
+ * Arguments: `cached` (the default in-memory cache) or `uncached` (cache: false), then the
+ * fixture site's port.
  */
 import { silentLogger } from "../../src/log.js";
 import { createServer } from "../../src/server/index.js";
 import { createWebFetch } from "../../src/webfetch/index.js";
-import { startFixtureServer, testLookup } from "../../test/helpers/fixture-server.js";
+import { testLookup } from "../../test/helpers/fixture-server.js";
 
 const cached = process.argv[2] !== "uncached";
-const fixture = await startFixtureServer();
+const sitePort = Number(process.argv[3]);
 const web = createWebFetch({
   lookup: testLookup(),
-  allowAddresses: [`127.0.0.1:${fixture.port}`],
+  allowAddresses: [`127.0.0.1:${sitePort}`],
   logger: silentLogger,
   // The load is 100 clients of one origin; the per-origin pool must not be the bottleneck.
   maxConnectionsPerOrigin: 32,
@@ -25,11 +27,12 @@ const web = createWebFetch({
 const server = createServer({ web, port: 0, rateLimit: 1_000_000, logger: silentLogger });
 const { url } = await server.listen();
 
-let peakRss = process.memoryUsage().rss;
+// rss() alone: memoryUsage() also walks the heap's spaces, on the thread under load.
+let peakRss = process.memoryUsage.rss();
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 50);
-process.stdout.write(`${JSON.stringify({ service: url, page: fixture.url("/article") })}\n`);
+process.stdout.write(`${JSON.stringify({ service: url })}\n`);
 
 process.stdin.resume();
 process.stdin.on("end", async () => {
@@ -37,6 +40,5 @@ process.stdin.on("end", async () => {
   process.stdout.write(`${JSON.stringify({ peakRss })}\n`);
   await server.close();
   await web.close();
-  await fixture.close();
   process.exit(0);
 });
