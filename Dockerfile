@@ -39,4 +39,4 @@ EXPOSE 8787
 # WEBFETCH_API_TOKEN so that every route but /health asks for it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8787/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/cli/bin.js", "serve", "--host", "0.0.0.0", "--port", "8787"]
+CMD ["node", "dist/bin/webfetch.js", "serve", "--host", "0.0.0.0", "--port", "8787"]
