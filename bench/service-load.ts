@@ -10,7 +10,6 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -34,15 +33,6 @@ async function start<T>(script: string, args: string[]) {
   const first = JSON.parse(((await lines.next()).value as string) ?? "{}") as T;
   return { proc, lines, first };
 }
-
-/** CPU milliseconds (user and system, every thread) that process `pid` has used. */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-/** Linux's USER_HZ, the unit of /proc/PID/stat's times. */
-const CLOCK_TICKS = 100;
 
 interface Row {
   mode: string;
@@ -78,16 +68,18 @@ async function run(
     amount: 20,
     requests: [request],
   });
-  const cpuBefore = cpuMsOf(proc.pid!);
+  proc.stdin!.write("mark\n");
   const result = await autocannon({
     url: `${ready.service}/v1/fetch`,
     connections: CONNECTIONS,
     duration: DURATION_S,
     requests: [request],
   });
-  const cpuMs = cpuMsOf(proc.pid!) - cpuBefore;
   proc.stdin!.end();
-  const done = JSON.parse(((await lines.next()).value as string) ?? "{}") as { peakRss: number };
+  const done = JSON.parse(((await lines.next()).value as string) ?? "{}") as {
+    peakRss: number;
+    cpuMs: number;
+  };
   await once(proc, "exit");
   return {
     mode,
@@ -98,14 +90,15 @@ async function run(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     peakRssMiB: done.peakRss / 1024 / 1024,
-    cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total),
+    cpuMsPerRequest: done.cpuMs / Math.max(1, result.requests.total),
   };
 }
 
 const site = await start<{ port: number; page: string }>(upstream, []);
 const rows = [await run("uncached", site.first), await run("cached", site.first)];
+const siteExit = site.proc.exitCode === null ? once(site.proc, "exit") : undefined;
 site.proc.stdin!.end();
-await once(site.proc, "exit");
+await siteExit;
 console.log(
   `POST /v1/fetch, ${CONNECTIONS} connections, ${DURATION_S} s each, fixture article page\n`,
 );

@@ -1,12 +1,14 @@
 /**
  * The service under load, in its own process so its RSS and its CPU are its own: a webfetch
  * service on 127.0.0.1 over the fixture site that bench/service/upstream.ts runs in another
- * process. Prints `{"service": url}` on stdout, samples RSS every 50 ms, and prints
- * `{"peakRss": bytes}` when stdin closes.
+ * process. Prints `{"service": url}` on stdout, samples RSS every 50 ms, starts counting CPU
+ * time (every thread's) at a line `mark` on stdin, and prints `{"peakRss": bytes, "cpuMs": n}`
+ * when stdin closes.
  *
  * Arguments: `cached` (the default in-memory cache) or `uncached` (cache: false), then the
  * fixture site's port.
  */
+import { createInterface } from "node:readline";
 import { silentLogger } from "../../src/log.js";
 import { createServer } from "../../src/server/index.js";
 import { createWebFetch } from "../../src/webfetch/index.js";
@@ -34,10 +36,15 @@ const sampler = setInterval(() => {
 }, 50);
 process.stdout.write(`${JSON.stringify({ service: url })}\n`);
 
-process.stdin.resume();
-process.stdin.on("end", async () => {
+let marked = process.cpuUsage();
+const input = createInterface({ input: process.stdin });
+input.on("line", (line) => {
+  if (line === "mark") marked = process.cpuUsage();
+});
+input.on("close", async () => {
   clearInterval(sampler);
-  process.stdout.write(`${JSON.stringify({ peakRss })}\n`);
+  const { user, system } = process.cpuUsage(marked);
+  process.stdout.write(`${JSON.stringify({ peakRss, cpuMs: (user + system) / 1000 })}\n`);
   await server.close();
   await web.close();
   process.exit(0);

@@ -104,15 +104,18 @@ export function contentProbability(block: Block, model: BlockModel): number {
   const numeric = features.length;
   const flags = flagsFor(block, model);
   let z = model.base;
-  for (const tree of model.trees) {
-    let i = 0;
-    for (let f = tree.feature[0]!; f >= 0; f = tree.feature[i]!) {
-      const x = f < numeric ? features[f]! : flags[f - numeric]!;
-      i = x <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
+  try {
+    for (const tree of model.trees) {
+      let i = 0;
+      for (let f = tree.feature[0]!; f >= 0; f = tree.feature[i]!) {
+        const x = f < numeric ? features[f]! : flags[f - numeric]!;
+        i = x <= tree.threshold[i]! ? tree.left[i]! : tree.right[i]!;
+      }
+      z += tree.value[i]!;
     }
-    z += tree.value[i]!;
+  } finally {
+    flags.fill(0);
   }
-  flags.fill(0);
   return 1 / (1 + Math.exp(-z));
 }
 
