@@ -6,7 +6,9 @@
 // compiled dist/ (run after tsc), and copies the files the bundled modules read at run time next
 // to them, since they look for them beside their own file.
 import { cpSync, readFileSync, rmSync } from "node:fs";
+import { basename } from "node:path";
 import { build } from "esbuild";
+import { RUNTIME_ASSETS } from "./assets.mjs";
 
 const OUT = "dist/bin";
 const { optionalDependencies = {} } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -41,8 +43,7 @@ await build({
   logLevel: "warning",
 });
 
-cpSync("dist/llm/prompts", `${OUT}/prompts`, { recursive: true });
-for (const model of ["block-model.json", "block-model-other.json", "notice-model.json"]) {
-  cpSync(`dist/extract/${model}`, `${OUT}/${model}`);
+// A bundled module reads its file beside its chunk, in dist/bin/, by the file's own name.
+for (const asset of RUNTIME_ASSETS) {
+  cpSync(`dist/${asset}`, `${OUT}/${basename(asset)}`, { recursive: true });
 }
-cpSync("dist/server/playground", `${OUT}/playground`, { recursive: true });
