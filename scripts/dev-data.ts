@@ -28,6 +28,10 @@ export interface DevPage {
   fifth: number;
   url: string | undefined;
   html: string;
+  /** The page's type in the data set's truth (`article`, `forum`…), or `unknown`. */
+  type: string;
+  /** The page's truth: its reference text (when it has one) and its with/without snippets. */
+  truth: { reference: string | undefined; with: string[]; without: string[] };
   /** Labels a block's words from this page's truth. */
   label: (w: string[]) => 0 | 1 | undefined;
 }
@@ -50,6 +54,12 @@ export function* tuningPages(dirs: readonly string[]): Generator<DevPage> {
         fifth: fifthOf(id),
         url: truth.url,
         html: gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8"),
+        type: truth._internal?.page_type?.primary ?? "unknown",
+        truth: {
+          reference: gt.main_content ?? undefined,
+          with: gt.with ?? [],
+          without: gt.without ?? [],
+        },
         label: labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []),
       };
     }

@@ -22,9 +22,12 @@
  *
  * Run: node --import tsx scripts/train-notices.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
  *   --out FILE   where to write the model (default: src/extract/notice-model.json)
+ *   --without-fifth N  leaves tuning fifth N (1–4) out of the data, so that the model can be
+ *                measured on pages it was not fitted on; scripts/cross-fit.ts runs it for each
+ *   ROWS_CACHE=FILE keeps the short blocks between runs that change only the training.
  *   MIN_SITES, L2, ROUNDS, LOST_WORD_COST (environment) change the defaults below.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DomElement } from "../src/extract/dom.js";
@@ -87,14 +90,25 @@ const outFile =
   outAt >= 0
     ? resolve(argv.splice(outAt, 2)[1] ?? "")
     : fileURLToPath(new URL(NOTICE_MODEL_FILE, new URL("../src/extract/", import.meta.url)));
-const dirs = argv.map((d) => resolve(d));
-if (dirs.length === 0) {
-  process.stderr.write("usage: train-notices.ts <bench dir>… [--out model.json]\n");
+const withoutAt = argv.indexOf("--without-fifth");
+const withoutFifth = withoutAt >= 0 ? Number(argv.splice(withoutAt, 2)[1]) : undefined;
+if (withoutFifth !== undefined && ![1, 2, 3, 4].includes(withoutFifth)) {
+  process.stderr.write("--without-fifth must be 1, 2, 3 or 4\n");
   process.exit(2);
 }
-const rows: Row[] = [];
-let pages = 0;
-for (const page of tuningPages(dirs)) {
+const dirs = argv.map((d) => resolve(d));
+if (dirs.length === 0) {
+  process.stderr.write(
+    "usage: train-notices.ts <bench dir>… [--without-fifth N] [--out model.json]\n",
+  );
+  process.exit(2);
+}
+const rowsCache = process.env.ROWS_CACHE;
+const cached: { pages: number; rows: Row[] } | undefined =
+  rowsCache && existsSync(rowsCache) ? JSON.parse(readFileSync(rowsCache, "utf8")) : undefined;
+let rows: Row[] = cached?.rows ?? [];
+let pages = cached?.pages ?? 0;
+for (const page of cached ? [] : tuningPages(dirs)) {
   const content = mainContent(page, { notices: null });
   if (!content) continue;
   const { root, pageType } = content;
@@ -126,6 +140,16 @@ for (const page of tuningPages(dirs)) {
       text,
     });
     return false;
+  });
+}
+if (rowsCache && !cached) writeFileSync(rowsCache, JSON.stringify({ pages, rows }));
+if (withoutFifth !== undefined) {
+  // Parents are row numbers: number the rows kept afresh.
+  const renumbered = new Map<number, number>();
+  rows = rows.flatMap((r, i) => {
+    if (r.fifth === withoutFifth) return [];
+    renumbered.set(i, renumbered.size);
+    return [{ ...r, parent: renumbered.get(r.parent) ?? -1 }];
   });
 }
 const labelled = rows.filter((r) => r.label >= 0);
@@ -209,7 +233,7 @@ function probability(model: Fit, row: Row): number {
 const lost = new Float64Array(THRESHOLDS.length);
 const gained = new Float64Array(THRESHOLDS.length);
 const removedBlocks = new Float64Array(THRESHOLDS.length);
-for (const fifth of [1, 2, 3, 4]) {
+for (const fifth of [1, 2, 3, 4].filter((f) => f !== withoutFifth)) {
   const trial = fitModel(labelled.filter((r) => r.fifth !== fifth));
   const scored = rows
     .map((r, i) => ({ r, i }))

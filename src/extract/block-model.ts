@@ -156,8 +156,8 @@ function profileOf(shape: RootShape, pageType: PageType): BlockProfile | undefin
 }
 
 /**
- * Removes from `root`, in place, the blocks the model of its profile (or `model`, when given)
- * reads as furniture. A heading it reads so takes its section with it when that section is
+ * Removes from `root`, in place, the blocks the model of its profile reads as furniture: the
+ * shipped one, or `model` when given (one model for every profile, or the model of a profile). A heading it reads so takes its section with it when that section is
  * mostly links: "Read more" or "Lesen Sie auch" over a list of other stories, in whatever
  * language; it stays when text that stays is under it.
  *
@@ -168,17 +168,17 @@ function profileOf(shape: RootShape, pageType: PageType): BlockProfile | undefin
 export function removeFurnitureBlocks(
   root: DomElement,
   pageType: PageType,
-  model?: BlockModel,
+  model?: BlockModel | ((profile: BlockProfile) => BlockModel),
 ): void {
   if (pageType !== "page" && !OTHER_PROFILE_TYPES.has(pageType)) return;
   const read = (shape: RootShape) => profileOf(shape, pageType) !== undefined;
   const blocks = collectBlocks(root, pageType, read);
   const profile = blockProfile(blocks, pageType);
   if (profile === undefined) return;
-  model ??= blockModel(profile);
+  const chosen = typeof model === "function" ? model(profile) : (model ?? blockModel(profile));
   const doomed = blocks.map((block) => {
-    const p = contentProbability(block, model);
-    return p < (block.prose ? PROSE_THRESHOLD : model.threshold);
+    const p = contentProbability(block, chosen);
+    return p < (block.prose ? PROSE_THRESHOLD : chosen.threshold);
   });
   // The article's paragraphs run on: prose right after a kept paragraph of the same parent
   // continues it, wherever it stands (the model reads position; a long essay's last pages sit

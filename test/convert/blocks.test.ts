@@ -298,27 +298,31 @@ describe("shipped block model", () => {
   });
 });
 
-describe("train-blocks script", () => {
+describe("train-blocks and cross-fit scripts", () => {
   const dir = mkdtempSync(join(tmpdir(), "webfetch-train-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const run = promisify(execFile);
+  /** An article of 12 paragraphs with a list of links and a share line after it. */
+  const page = (n: number) => {
+    const paragraphs = Array.from({ length: 12 }, (_, i) => prose(`Page${n} part${i}`));
+    const furniture = `<div class="more-links"><ul>${linkedLines(4)}</ul></div><p class="note">Share this now</p>`;
+    return {
+      html: `<html><body><article><h1>Page ${n}</h1>${paragraphs.join("")}${furniture}</article></body></html>`,
+      url: `https://example.com/${String(n).padStart(4, "0")}`,
+      reference: paragraphs.map((p) => p.replace(/<\/?p>/g, "")).join("\n\n"),
+    };
+  };
 
   it("trains a model the scorer loads from a data set of its own, never reading held-out pages", async () => {
     const bench = join(dir, "bench");
-    writeDevSet(bench, 15, (n) => {
-      const paragraphs = Array.from({ length: 12 }, (_, i) => prose(`Page${n} part${i}`));
-      const furniture = `<div class="more-links"><ul>${linkedLines(4)}</ul></div><p class="note">Share this now</p>`;
-      return {
-        html: `<html><body><article><h1>Page ${n}</h1>${paragraphs.join("")}${furniture}</article></body></html>`,
-        url: `https://example.com/${String(n).padStart(4, "0")}`,
-        reference: paragraphs.map((p) => p.replace(/<\/?p>/g, "")).join("\n\n"),
-      };
-    });
+    writeDevSet(bench, 15, page);
     const out = join(dir, "model.json");
-    const { stderr } = await promisify(execFile)(
+    const { stderr } = await run(
       process.execPath,
       ["--import", "tsx", "scripts/train-blocks.ts", bench, "--out", out],
       { env: { ...process.env, TREES: "5" }, timeout: 120_000 },
     );
+    expect(stderr).toContain("12 pages");
     expect(stderr).toContain("chosen threshold");
     const model = JSON.parse(readFileSync(out, "utf8")) as BlockModel;
     expect(model.features).toEqual([...FEATURE_NAMES]);
@@ -327,4 +331,31 @@ describe("train-blocks script", () => {
     removeFurnitureBlocks(body, "page", model);
     expect(textOf(body)).toContain("P12 is");
   }, 180_000);
+
+  it("measures a model on each tuning fifth with a model trained without it", async () => {
+    const bench = join(dir, "set");
+    writeDevSet(bench, 20, page);
+    const work = join(dir, "cross-fit");
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "scripts/cross-fit.ts", bench, "--models", "article", "--dir", work],
+      { env: { ...process.env, TREES: "5" }, timeout: 400_000 },
+    );
+    for (const fifth of ["all", 1, 2, 3, 4]) {
+      expect(stderr).toContain(`article model without fifth ${fifth}: threshold`);
+    }
+    // Four runs over the 16 tuning pages; the held-out fifth is never read.
+    expect(stdout).toContain("cross-fit: F1 / with / without");
+    expect(stdout).toMatch(/\| set all \| 16 \| (?:[\d.]+ \/ – \/ – \| ){3}[\d.]+ \/ – \/ – \|/);
+    const ids = readFileSync(join(work, "set.cross-fit.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids).toHaveLength(16);
+    expect(ids.some((id) => Number(id) % 5 === 0)).toBe(false);
+    for (const fifth of ["all", 1, 2, 3, 4]) {
+      const model = JSON.parse(readFileSync(join(work, `article-${fifth}.json`), "utf8"));
+      expect((model as BlockModel).trees).toHaveLength(5);
+    }
+  }, 450_000);
 });

@@ -1,0 +1,206 @@
+/**
+ * Measures the learned scorers on pages they were not fitted on. For each tuning fifth (1–4) of
+ * the dev data sets given, the models measured (the notice model and both block models, unless
+ * --models names fewer) are trained without that fifth (train-notices.ts and train-blocks.ts
+ * --without-fifth N) and the fifth's pages are extracted with them; they are also trained on
+ * every tuning page, as a release would be. It prints, per data set and page type, F1 and the
+ * with/without rates of four runs over the same tuning pages: the shipped models; none of the
+ * models measured (no notice model, or no block scorer when both its models are measured); the
+ * models refitted on every tuning page (in-sample); and the cross-fitted ones (out-of-sample).
+ * What the refitted models gain over the cross-fitted ones is how much they fit their own
+ * pages; the trainings' settings (in the environment, passed on) are chosen on the
+ * cross-fitted figures. The held-out fifth is never read.
+ *
+ * Run: node --import tsx scripts/cross-fit.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
+ *   --models LIST  the models measured, of notice, article, other (default: all three); the
+ *               others are the shipped ones in every run
+ *   --dir DIR   where the models, the labelled blocks (kept between runs) and each run's text
+ *               per page (JSON lines, for bench/quality/compare.ts) go (default: a new temp dir)
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { scorePage, snippetRate } from "../bench/quality/metric.js";
+import { contentRoot, parsePage } from "../src/convert/html.js";
+import {
+  type BlockModel,
+  type BlockProfile,
+  blockModel,
+  removeFurnitureBlocks,
+} from "../src/extract/block-model.js";
+import type { NoticeModel } from "../src/extract/notice-model.js";
+import { toText } from "../src/markdown/text.js";
+import { type DevPage, tuningPages } from "./dev-data.js";
+
+const PROFILES: readonly BlockProfile[] = ["article", "other"];
+const FIFTHS = [1, 2, 3, 4] as const;
+const RUNS = ["shipped", "none", "refit", "cross-fit"] as const;
+type Run = (typeof RUNS)[number];
+
+const argv = process.argv.slice(2);
+const dirAt = argv.indexOf("--dir");
+const workDir =
+  dirAt >= 0
+    ? resolve(argv.splice(dirAt, 2)[1] ?? "")
+    : mkdtempSync(join(tmpdir(), "webfetch-cross-fit-"));
+type Model = BlockProfile | "notice";
+const ALL_MODELS: readonly Model[] = ["notice", ...PROFILES];
+const modelsAt = argv.indexOf("--models");
+const MODELS = (
+  modelsAt >= 0 ? (argv.splice(modelsAt, 2)[1] ?? "").split(",") : ALL_MODELS
+) as Model[];
+const dirs = argv.map((d) => resolve(d));
+if (dirs.length === 0 || MODELS.some((m) => !ALL_MODELS.includes(m))) {
+  process.stderr.write(
+    "usage: cross-fit.ts <bench dir>… [--models notice,article,other] [--dir DIR]\n",
+  );
+  process.exit(2);
+}
+mkdirSync(workDir, { recursive: true });
+process.stderr.write(`working in ${workDir}\n`);
+
+// ---- train: every tuning page, then without each fifth ----
+const run = promisify(execFile);
+const modelFile = (model: Model, fifth: number | "all") => join(workDir, `${model}-${fifth}.json`);
+
+async function train(model: Model, fifth: number | "all"): Promise<void> {
+  const script = model === "notice" ? "./train-notices.ts" : "./train-blocks.ts";
+  const args = ["--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...dirs];
+  if (model !== "notice") args.push("--profile", model);
+  if (fifth !== "all") args.push("--without-fifth", String(fifth));
+  args.push("--out", modelFile(model, fifth));
+  const env = { ...process.env, ROWS_CACHE: join(workDir, `rows-${model}.json`) };
+  const { stderr } = await run(process.execPath, args, { env, maxBuffer: 1 << 26 });
+  const chosen = /chosen threshold (\S+)/.exec(stderr)?.[1];
+  process.stderr.write(`  ${model} model without fifth ${fifth}: threshold ${chosen}\n`);
+}
+
+// The models of one fifth train side by side; the first also gather their data.
+for (const fifth of ["all", ...FIFTHS] as const) {
+  await Promise.all(MODELS.map((model) => train(model, fifth)));
+}
+
+/**
+ * The models of a run: the notice model and the block scorer's (a model per profile); null for
+ * none, undefined for the shipped one.
+ */
+interface Models {
+  notices?: NoticeModel | null;
+  blocks?: ((profile: BlockProfile) => BlockModel) | null;
+}
+const read = (model: Model, fifth: number | "all") =>
+  JSON.parse(readFileSync(modelFile(model, fifth), "utf8"));
+/** The models trained without `fifth` (or on all tuning pages), the shipped ones for the rest. */
+const modelsOf = (fifth: number | "all"): Models => {
+  const blocks = new Map(
+    PROFILES.map((p) => [p, MODELS.includes(p) ? (read(p, fifth) as BlockModel) : blockModel(p)]),
+  );
+  return {
+    ...(MODELS.includes("notice") ? { notices: read("notice", fifth) } : {}),
+    blocks: (profile) => blocks.get(profile)!,
+  };
+};
+/** No notice model, or no block scorer, when the run measures it. */
+const without: Models = {
+  ...(MODELS.includes("notice") ? { notices: null } : {}),
+  ...(PROFILES.every((p) => MODELS.includes(p)) ? { blocks: null } : {}),
+};
+const refit = modelsOf("all");
+const crossFit = new Map(FIFTHS.map((fifth) => [fifth, modelsOf(fifth)]));
+
+// ---- extract every tuning page three ways and score ----
+/** The page's text as the product gives it, with `models` for the scorers (or the shipped). */
+function textOf(page: DevPage, models: Models = {}): string {
+  const parsed = parsePage(page.html, page.url);
+  if (!parsed.body) return "";
+  const { root, pageType } = contentRoot(parsed.document, parsed.body, {
+    ...parsed,
+    extract: "main",
+    scoreBlocks: false,
+    ...(models.notices === undefined ? {} : { notices: models.notices }),
+  });
+  if (models.blocks !== null) removeFurnitureBlocks(root, pageType, models.blocks);
+  return toText(root, parsed.baseUrl === undefined ? {} : { baseUrl: parsed.baseUrl });
+}
+
+interface Sum {
+  f1: number;
+  f1Pages: number;
+  withs: number;
+  withPages: number;
+  withouts: number;
+  withoutPages: number;
+}
+const sums = new Map<string, Sum>();
+const add = (key: string, page: DevPage, text: string) => {
+  let s = sums.get(key);
+  if (!s) {
+    s = { f1: 0, f1Pages: 0, withs: 0, withPages: 0, withouts: 0, withoutPages: 0 };
+    sums.set(key, s);
+  }
+  const { reference } = page.truth;
+  if (reference !== undefined) {
+    s.f1 += scorePage(text, reference).f1;
+    s.f1Pages++;
+  }
+  const w = snippetRate(text, page.truth.with);
+  if (w !== undefined) {
+    s.withs += w;
+    s.withPages++;
+  }
+  const wo = snippetRate(text, page.truth.without);
+  if (wo !== undefined) {
+    s.withouts += wo;
+    s.withoutPages++;
+  }
+};
+
+const outputs = new Map<string, string[]>();
+let done = 0;
+for (const page of tuningPages(dirs)) {
+  const set = page.name.split("/")[0]!;
+  const id = page.name.slice(set.length + 1);
+  const texts: Record<Run, string> = {
+    shipped: textOf(page),
+    none: textOf(page, without),
+    refit: textOf(page, refit),
+    "cross-fit": textOf(page, crossFit.get(page.fifth as (typeof FIFTHS)[number])),
+  };
+  for (const r of RUNS) {
+    for (const group of ["all", page.type]) add(`${set}\t${group}\t${r}`, page, texts[r]);
+    const file = join(workDir, `${set}.${r}.jsonl`);
+    const lines = outputs.get(file) ?? [];
+    outputs.set(file, lines);
+    lines.push(JSON.stringify({ id, text: texts[r], ms: 0 }));
+  }
+  if (++done % 200 === 0) process.stderr.write(`  ${done} pages extracted\n`);
+}
+for (const [file, lines] of outputs) writeFileSync(file, `${lines.join("\n")}\n`);
+
+// ---- report ----
+const cell = (s: Sum | undefined) =>
+  s === undefined
+    ? "–"
+    : [
+        s.f1Pages ? (s.f1 / s.f1Pages).toFixed(3) : "–",
+        s.withPages ? `${((s.withs / s.withPages) * 100).toFixed(1)}%` : "–",
+        s.withoutPages ? `${((s.withouts / s.withoutPages) * 100).toFixed(1)}%` : "–",
+      ].join(" / ");
+const groups = [...new Set([...sums.keys()].map((k) => k.split("\t").slice(0, 2).join("\t")))];
+process.stdout.write(
+  `| set | pages | ${RUNS.map((r) => `${r}: F1 / with / without`).join(" | ")} |\n`,
+);
+process.stdout.write(`|---|---|${RUNS.map(() => "---").join("|")}|\n`);
+// Each set's pages together, then each of its page types.
+const order = (group: string) => group.replace(/\tall$/, "\t");
+for (const group of groups.sort((a, b) => (order(a) < order(b) ? -1 : 1))) {
+  const [set, type] = group.split("\t");
+  const first = sums.get(`${group}\t${RUNS[0]}`)!;
+  const pages = Math.max(first.f1Pages, first.withPages, first.withoutPages);
+  process.stdout.write(
+    `| ${basename(set!)} ${type} | ${pages} | ${RUNS.map((r) => cell(sums.get(`${group}\t${r}`))).join(" | ")} |\n`,
+  );
+}
