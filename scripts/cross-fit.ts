@@ -1,19 +1,18 @@
 /**
- * Measures the learned scorers on pages they were not fitted on. For each tuning fifth (1–4) of
- * the dev data sets given, the models measured (the notice model and both block models, unless
- * --models names fewer) are trained without that fifth (train-notices.ts and train-blocks.ts
- * --without-fifth N) and the fifth's pages are extracted with them; they are also trained on
- * every tuning page, as a release would be. It prints, per data set and page type, F1 and the
- * with/without rates of four runs over the same tuning pages: the shipped models; none of the
- * models measured (no notice model, or no block scorer when both its models are measured); the
+ * Measures the learned block scorer on pages it was not fitted on. For each tuning fifth (1–4)
+ * of the dev data sets given, the models measured (both profiles' unless --models names one)
+ * are trained without that fifth (train-blocks.ts --without-fifth N) and the fifth's pages are
+ * extracted with them; they are also trained on every tuning page, as a release would be. It
+ * prints, per data set and page type, F1 and the with/without rates of four runs over the same
+ * tuning pages: the shipped models; no block scorer (when both models are measured); the
  * models refitted on every tuning page (in-sample); and the cross-fitted ones (out-of-sample).
  * What the refitted models gain over the cross-fitted ones is how much they fit their own
  * pages; the trainings' settings (in the environment, passed on) are chosen on the
  * cross-fitted figures. The held-out fifth is never read.
  *
  * Run: node --import tsx scripts/cross-fit.ts ../shared/bench/wcxb-dev ../shared/bench/articles-dev
- *   --models LIST  the models measured, of notice, article, other (default: all three); the
- *               others are the shipped ones in every run
+ *   --models LIST  the models measured, article or other or both (default: article,other);
+ *               the other is the shipped one in every run
  *   --dir DIR   where the models, the labelled blocks (kept between runs) and each run's text
  *               per page (JSON lines, for bench/quality/compare.ts) go (default: a new temp dir)
  */
@@ -31,7 +30,6 @@ import {
   blockModel,
   removeFurnitureBlocks,
 } from "../src/extract/block-model.js";
-import type { NoticeModel } from "../src/extract/notice-model.js";
 import { toText } from "../src/markdown/text.js";
 import { type DevPage, tuningPages } from "./dev-data.js";
 
@@ -46,17 +44,13 @@ const workDir =
   dirAt >= 0
     ? resolve(argv.splice(dirAt, 2)[1] ?? "")
     : mkdtempSync(join(tmpdir(), "webfetch-cross-fit-"));
-type Model = BlockProfile | "notice";
-const ALL_MODELS: readonly Model[] = ["notice", ...PROFILES];
 const modelsAt = argv.indexOf("--models");
 const MODELS = (
-  modelsAt >= 0 ? (argv.splice(modelsAt, 2)[1] ?? "").split(",") : ALL_MODELS
-) as Model[];
+  modelsAt >= 0 ? (argv.splice(modelsAt, 2)[1] ?? "").split(",") : PROFILES
+) as BlockProfile[];
 const dirs = argv.map((d) => resolve(d));
-if (dirs.length === 0 || MODELS.some((m) => !ALL_MODELS.includes(m))) {
-  process.stderr.write(
-    "usage: cross-fit.ts <bench dir>… [--models notice,article,other] [--dir DIR]\n",
-  );
+if (dirs.length === 0 || MODELS.some((m) => !PROFILES.includes(m))) {
+  process.stderr.write("usage: cross-fit.ts <bench dir>… [--models article,other] [--dir DIR]\n");
   process.exit(2);
 }
 mkdirSync(workDir, { recursive: true });
@@ -64,65 +58,50 @@ process.stderr.write(`working in ${workDir}\n`);
 
 // ---- train: every tuning page, then without each fifth ----
 const run = promisify(execFile);
-const modelFile = (model: Model, fifth: number | "all") => join(workDir, `${model}-${fifth}.json`);
+const modelFile = (profile: BlockProfile, fifth: number | "all") =>
+  join(workDir, `${profile}-${fifth}.json`);
+const trainScript = fileURLToPath(new URL("./train-blocks.ts", import.meta.url));
 
-async function train(model: Model, fifth: number | "all"): Promise<void> {
-  const script = model === "notice" ? "./train-notices.ts" : "./train-blocks.ts";
-  const args = ["--import", "tsx", fileURLToPath(new URL(script, import.meta.url)), ...dirs];
-  if (model !== "notice") args.push("--profile", model);
+async function train(profile: BlockProfile, fifth: number | "all"): Promise<void> {
+  const args = ["--import", "tsx", trainScript, ...dirs, "--profile", profile];
   if (fifth !== "all") args.push("--without-fifth", String(fifth));
-  args.push("--out", modelFile(model, fifth));
-  const env = { ...process.env, ROWS_CACHE: join(workDir, `rows-${model}.json`) };
+  args.push("--out", modelFile(profile, fifth));
+  const env = { ...process.env, ROWS_CACHE: join(workDir, `rows-${profile}.json`) };
   const { stderr } = await run(process.execPath, args, { env, maxBuffer: 1 << 26 });
   const chosen = /chosen threshold (\S+)/.exec(stderr)?.[1];
-  process.stderr.write(`  ${model} model without fifth ${fifth}: threshold ${chosen}\n`);
+  process.stderr.write(`  ${profile} model without fifth ${fifth}: threshold ${chosen}\n`);
 }
 
-// The models of one fifth train side by side; the first also gather their data.
+// The models of one fifth train side by side; the first pair also gathers their data.
 for (const fifth of ["all", ...FIFTHS] as const) {
-  await Promise.all(MODELS.map((model) => train(model, fifth)));
+  await Promise.all(MODELS.map((profile) => train(profile, fifth)));
 }
 
-/**
- * The models of a run: the notice model and the block scorer's (a model per profile); null for
- * none, undefined for the shipped one.
- */
-interface Models {
-  notices?: NoticeModel | null;
-  blocks?: ((profile: BlockProfile) => BlockModel) | null;
-}
-const read = (model: Model, fifth: number | "all") =>
-  JSON.parse(readFileSync(modelFile(model, fifth), "utf8"));
-/** The models trained without `fifth` (or on all tuning pages), the shipped ones for the rest. */
+/** The block scorer's models of a run (a model per profile), or null for no block scorer. */
+type Models = ((profile: BlockProfile) => BlockModel) | null;
+/** The models trained without `fifth` (or on all tuning pages), the shipped one for the rest. */
 const modelsOf = (fifth: number | "all"): Models => {
-  const blocks = new Map(
-    PROFILES.map((p) => [p, MODELS.includes(p) ? (read(p, fifth) as BlockModel) : blockModel(p)]),
-  );
-  return {
-    ...(MODELS.includes("notice") ? { notices: read("notice", fifth) } : {}),
-    blocks: (profile) => blocks.get(profile)!,
-  };
+  const read = (p: BlockProfile) =>
+    JSON.parse(readFileSync(modelFile(p, fifth), "utf8")) as BlockModel;
+  const models = new Map(PROFILES.map((p) => [p, MODELS.includes(p) ? read(p) : blockModel(p)]));
+  return (profile) => models.get(profile)!;
 };
-/** No notice model, or no block scorer, when the run measures it. */
-const without: Models = {
-  ...(MODELS.includes("notice") ? { notices: null } : {}),
-  ...(PROFILES.every((p) => MODELS.includes(p)) ? { blocks: null } : {}),
-};
+/** No block scorer, when both its models are measured; else the shipped models. */
+const without: Models | undefined = MODELS.length === PROFILES.length ? null : undefined;
 const refit = modelsOf("all");
 const crossFit = new Map(FIFTHS.map((fifth) => [fifth, modelsOf(fifth)]));
 
-// ---- extract every tuning page three ways and score ----
-/** The page's text as the product gives it, with `models` for the scorers (or the shipped). */
-function textOf(page: DevPage, models: Models = {}): string {
+// ---- extract every tuning page four ways and score ----
+/** The page's text as the product gives it, with `models` for the block scorer (or shipped). */
+function textOf(page: DevPage, models?: Models): string {
   const parsed = parsePage(page.html, page.url);
   if (!parsed.body) return "";
   const { root, pageType } = contentRoot(parsed.document, parsed.body, {
     ...parsed,
     extract: "main",
     scoreBlocks: false,
-    ...(models.notices === undefined ? {} : { notices: models.notices }),
   });
-  if (models.blocks !== null) removeFurnitureBlocks(root, pageType, models.blocks);
+  if (models !== null) removeFurnitureBlocks(root, pageType, models);
   return toText(root, parsed.baseUrl === undefined ? {} : { baseUrl: parsed.baseUrl });
 }
 

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { fifthOf, isHeldOut, isValidation } from "../bench/quality/split.js";
+import { fifthOf, isHeldOut } from "../bench/quality/split.js";
 import {
   type ContentRootOptions,
   contentRoot,
@@ -22,8 +22,6 @@ import {
 export interface DevPage {
   /** `set/id`, naming the page across sets. */
   name: string;
-  /** True for a page of the validation part. */
-  validation: boolean;
   /** Which fifth of the set the page is in (1–4: the held-out fifth, 0, is never read). */
   fifth: number;
   url: string | undefined;
@@ -50,7 +48,6 @@ export function* tuningPages(dirs: readonly string[]): Generator<DevPage> {
       const gt = truth.ground_truth ?? {};
       yield {
         name: `${set}/${id}`,
-        validation: isValidation(id),
         fifth: fifthOf(id),
         url: truth.url,
         html: gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8"),
@@ -72,7 +69,7 @@ export function* tuningPages(dirs: readonly string[]): Generator<DevPage> {
  */
 export function mainContent(
   page: DevPage,
-  options: Pick<ContentRootOptions, "scoreBlocks" | "notices">,
+  options: Pick<ContentRootOptions, "scoreBlocks">,
 ): PageContent | undefined {
   const { document, body, ...parsed } = parsePage(page.html, page.url);
   if (!body) return undefined;

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scorePage, snippetRate } from "./metric.js";
-import { isHeldOut, isValidation } from "./split.js";
+import { isHeldOut } from "./split.js";
 import type { Prediction } from "./worker.js";
 
 const args = process.argv.slice(2);
@@ -66,8 +66,7 @@ for (const [id, a] of after) {
   const truth = JSON.parse(readFileSync(join(dataDir, "ground-truth", `${id}.json`), "utf8"));
   const gt = truth.ground_truth ?? {};
   const type: string = truth._internal?.page_type?.primary ?? "unknown";
-  // The validation pages (id ≡ 1 mod 5) are tuning pages the block model is fitted without.
-  const part = isHeldOut(id) ? "held-out" : isValidation(id) ? "validation" : "tuning";
+  const part = isHeldOut(id) ? "held-out" : "tuning";
   const reference: string | null = gt.main_content ?? null;
   const f1 = reference === null ? undefined : [b, a].map((p) => scorePage(p.text, reference).f1);
   const w = [b, a].map((p) => snippetRate(p.text, gt.with ?? []));

@@ -17,7 +17,6 @@ import { gatherLinks, listLinks, type PageImage, type PageLink } from "../extrac
 import { selectMainContent } from "../extract/main.js";
 import type { PageMetadata } from "../extract/metadata.js";
 import { extractMetadata, gatherMetadata } from "../extract/metadata.js";
-import type { NoticeModel } from "../extract/notice-model.js";
 import { classifyPage, type PageType } from "../extract/page-type.js";
 import { parseBounded } from "../extract/parse.js";
 import { pruneContent } from "../extract/prune.js";
@@ -216,11 +215,6 @@ export interface ContentRootOptions {
   baseUrl: string | undefined;
   /** Run the learned block scorer last (off only to gather its training data). @default true */
   scoreBlocks?: boolean;
-  /**
-   * The model that reads short blocks as furniture, or null for none (only to gather its
-   * training data). @default the shipped model
-   */
-  notices?: NoticeModel | null;
 }
 
 /** The element whose content is the page's, and the type of page it was extracted as. */
@@ -233,15 +227,14 @@ export interface PageContent {
 /**
  * Cleans `body` and returns the element whose content is the page's: with "full", `body` rid of
  * invisible content; with "main", also rid of boilerplate, the chosen root, pruned of furniture
- * by rules (and on forums and product pages the learned notice scorer) and then by the learned
- * block scorer.
+ * by rules and then by the learned block scorer.
  */
 export function contentRoot(
   document: DomDocument,
   body: DomElement,
   options: ContentRootOptions,
 ): PageContent {
-  const { extract, metadata, baseUrl, scoreBlocks = true, notices } = options;
+  const { extract, metadata, baseUrl, scoreBlocks = true } = options;
   let { pageType } = options;
   try {
     removeInvisible(body);
@@ -250,7 +243,7 @@ export function contentRoot(
     if (pageType === "page" && looksLikeThread(body, measureText(body))) pageType = "forum";
     removeBoilerplate(body, pageType);
     const root = selectMainContent(body, document);
-    pruneContent(root, pageType, { notices });
+    pruneContent(root, pageType);
     trimEdges(root, { pageType, author: metadata.author, baseUrl });
     if (scoreBlocks) removeFurnitureBlocks(root, pageType);
     return { root, pageType };

@@ -23,7 +23,6 @@ import {
   textOf,
   walk,
 } from "./dom.js";
-import { isNotice, MAX_NOTICE_CHARS, type NoticeModel, noticeModelFor } from "./notice-model.js";
 import type { PageType } from "./page-type.js";
 import { removePostTemplate } from "./post-template.js";
 import { removeRepeatedQuotes } from "./quotes.js";
@@ -98,12 +97,7 @@ const TOC_LINK_SHARE = 0.5;
  * const root = selectMainContent(body, document);
  * pruneContent(root);
  */
-export function pruneContent(
-  root: DomElement,
-  pageType: PageType = "page",
-  options: PruneOptions = {},
-): void {
-  const model = noticeModelFor(pageType, options.notices);
+export function pruneContent(root: DomElement, pageType: PageType = "page"): void {
   removeEchoesButtonsAndCaptions(root, pageType !== "documentation");
   // Sections first: a furniture line can be a section's heading ("Subscribe"), and the section
   // must go with it.
@@ -111,26 +105,11 @@ export function pruneContent(
   if (pageType === "forum") removePostTemplate(root);
   const rules =
     pageType === "forum" ? FORUM_NOTICES : pageType === "product" ? SHOP_NOTICES : NOTICES;
-  removeShortBlocks(
-    root,
-    MAX_DISCLOSURE_CHARS,
-    (el, text) =>
-      matchesRule(rules, text) ||
-      (model !== null && isLine(el, text) && isNotice(el, text, pageType, model)),
-  );
+  removeShortBlocks(root, MAX_DISCLOSURE_CHARS, (text) => matchesRule(rules, text));
   if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
   removeDuplicateBlocks(root);
   if (pageType === "forum") removeRepeatedQuotes(root);
-}
-
-/** How pruneContent() prunes. */
-export interface PruneOptions {
-  /**
-   * The model that reads short blocks as furniture, or null for none (only to gather its
-   * training data). @default the shipped model
-   */
-  notices?: NoticeModel | null | undefined;
 }
 
 /**
@@ -277,6 +256,8 @@ const AFFILIATE_DISCLOSURE =
  * text, and most texts hold none of these.
  */
 const AFFILIATE_WORD = /affiliate|commission|compensat|qualifying purchases/i;
+/** Longest block read as a notice or furniture. */
+const MAX_NOTICE_CHARS = 100;
 /** Longest affiliate disclosure. */
 const MAX_DISCLOSURE_CHARS = 400;
 
@@ -312,10 +293,10 @@ const SHOP_NOTICES = [...NOTICES, { pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_C
  * not are asked in turn. An inline element is taken only when it stands alone on its line:
  * inside a sentence a phrase is the sentence's ("… a back to top link").
  */
-export function removeShortBlocks(
+function removeShortBlocks(
   root: DomElement,
   maxChars: number,
-  isFurniture: (el: DomElement, text: string) => boolean,
+  isFurniture: (text: string) => boolean,
 ): void {
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
@@ -332,7 +313,7 @@ export function removeShortBlocks(
       return true;
     }
     const text = textOf(node);
-    if (text.length <= maxChars && isFurniture(node, text)) {
+    if (text.length <= maxChars && isFurniture(text)) {
       if (isWholeBlock(node, text)) {
         doomed.push(node);
         return false;
@@ -345,56 +326,8 @@ export function removeShortBlocks(
   for (const el of doomed) el.remove();
 }
 
-/**
- * True for an element that holds a line of text: no table's part (a row or a cell is part of
- * its table, which reads wrong without it), nothing in it but text, inline elements and line
- * breaks (no block), and, when it is a phrase's markup of its own (a struck-out old price, a
- * quote), alone on its line. A block of blocks ("$3.00" over "Free shipping") is read block by
- * block.
- */
-export function isLine(el: DomElement, text: string): boolean {
-  const tag = tagOf(el);
-  if (TABLE_PARTS.has(tag)) return false;
-  for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
-    const childTag = tagOf(child);
-    if (childTag !== "br" && !INLINE_TAGS.has(childTag)) return false;
-  }
-  return !PHRASE_TAGS.has(tag) || standsAlone(el, text);
-}
-
-/** Inline markup of a phrase, besides the inline tags every rule knows. */
-const PHRASE_TAGS: ReadonlySet<string> = new Set([
-  "s",
-  "del",
-  "ins",
-  "strike",
-  "u",
-  "mark",
-  "q",
-  "cite",
-  "dfn",
-  "kbd",
-  "samp",
-  "var",
-  "data",
-  "bdi",
-  "bdo",
-  "font",
-]);
-
-/** A table's parts. */
-const TABLE_PARTS: ReadonlySet<string> = new Set([
-  "table",
-  "thead",
-  "tbody",
-  "tfoot",
-  "tr",
-  "td",
-  "th",
-]);
-
 /** True when `el`, of text `text`, is a block or an inline element alone on its line. */
-export function isWholeBlock(el: DomElement, text: string): boolean {
+function isWholeBlock(el: DomElement, text: string): boolean {
   return !INLINE_TAGS.has(tagOf(el)) || standsAlone(el, text);
 }
 

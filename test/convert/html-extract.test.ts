@@ -1030,7 +1030,6 @@ git init</code></pre>
       "August 26",
       "years ago",
       "paulb203",
-      "Oct 8",
     ]) {
       expect(content).not.toContain(gone);
     }

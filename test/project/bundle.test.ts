@@ -53,7 +53,6 @@ it("has beside it the files its modules read, and runs", () => {
   for (const file of [
     "block-model.json",
     "block-model-other.json",
-    "notice-model.json",
     "prompts/web-fetch-agent.md",
     "playground/index.html",
   ]) {
