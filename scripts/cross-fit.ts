@@ -23,6 +23,7 @@ import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { scorePage, snippetRate } from "../bench/quality/metric.js";
+import { mean } from "../bench/stats.js";
 import { contentRoot, parsePage } from "../src/convert/html.js";
 import {
   type BlockModel,
@@ -89,7 +90,7 @@ const modelsOf = (fifth: number | "all"): Models => {
 /** No block scorer, when both its models are measured; else the shipped models. */
 const without: Models | undefined = MODELS.length === PROFILES.length ? null : undefined;
 const refit = modelsOf("all");
-const crossFit = new Map(FIFTHS.map((fifth) => [fifth, modelsOf(fifth)]));
+const crossFit = new Map<number, Models>(FIFTHS.map((fifth) => [fifth, modelsOf(fifth)]));
 
 // ---- extract every tuning page four ways and score ----
 /** The page's text as the product gives it, with `models` for the block scorer (or shipped). */
@@ -105,36 +106,17 @@ function textOf(page: DevPage, models?: Models): string {
   return toText(root, parsed.baseUrl === undefined ? {} : { baseUrl: parsed.baseUrl });
 }
 
-interface Sum {
-  f1: number;
-  f1Pages: number;
-  withs: number;
-  withPages: number;
-  withouts: number;
-  withoutPages: number;
-}
-const sums = new Map<string, Sum>();
+/** Per run and group of pages (`set\tgroup\trun`): each page's F1, with and without rates. */
+const scores = new Map<string, { f1: number[]; with: number[]; without: number[] }>();
 const add = (key: string, page: DevPage, text: string) => {
-  let s = sums.get(key);
-  if (!s) {
-    s = { f1: 0, f1Pages: 0, withs: 0, withPages: 0, withouts: 0, withoutPages: 0 };
-    sums.set(key, s);
-  }
+  const s = scores.get(key) ?? { f1: [], with: [], without: [] };
+  scores.set(key, s);
   const { reference } = page.truth;
-  if (reference !== undefined) {
-    s.f1 += scorePage(text, reference).f1;
-    s.f1Pages++;
-  }
+  if (reference !== undefined) s.f1.push(scorePage(text, reference).f1);
   const w = snippetRate(text, page.truth.with);
-  if (w !== undefined) {
-    s.withs += w;
-    s.withPages++;
-  }
+  if (w !== undefined) s.with.push(w);
   const wo = snippetRate(text, page.truth.without);
-  if (wo !== undefined) {
-    s.withouts += wo;
-    s.withoutPages++;
-  }
+  if (wo !== undefined) s.without.push(wo);
 };
 
 const outputs = new Map<string, string[]>();
@@ -146,7 +128,7 @@ for (const page of tuningPages(dirs)) {
     shipped: textOf(page),
     none: textOf(page, without),
     refit: textOf(page, refit),
-    "cross-fit": textOf(page, crossFit.get(page.fifth as (typeof FIFTHS)[number])),
+    "cross-fit": textOf(page, crossFit.get(page.fifth)),
   };
   for (const r of RUNS) {
     for (const group of ["all", page.type]) add(`${set}\t${group}\t${r}`, page, texts[r]);
@@ -160,15 +142,9 @@ for (const page of tuningPages(dirs)) {
 for (const [file, lines] of outputs) writeFileSync(file, `${lines.join("\n")}\n`);
 
 // ---- report ----
-const cell = (s: Sum | undefined) =>
-  s === undefined
-    ? "–"
-    : [
-        s.f1Pages ? (s.f1 / s.f1Pages).toFixed(3) : "–",
-        s.withPages ? `${((s.withs / s.withPages) * 100).toFixed(1)}%` : "–",
-        s.withoutPages ? `${((s.withouts / s.withoutPages) * 100).toFixed(1)}%` : "–",
-      ].join(" / ");
-const groups = [...new Set([...sums.keys()].map((k) => k.split("\t").slice(0, 2).join("\t")))];
+const f3 = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(3));
+const pc = (x: number) => (Number.isNaN(x) ? "–" : `${(x * 100).toFixed(1)}%`);
+const groups = [...new Set([...scores.keys()].map((k) => k.split("\t").slice(0, 2).join("\t")))];
 process.stdout.write(
   `| set | pages | ${RUNS.map((r) => `${r}: F1 / with / without`).join(" | ")} |\n`,
 );
@@ -177,9 +153,11 @@ process.stdout.write(`|---|---|${RUNS.map(() => "---").join("|")}|\n`);
 const order = (group: string) => group.replace(/\tall$/, "\t");
 for (const group of groups.sort((a, b) => (order(a) < order(b) ? -1 : 1))) {
   const [set, type] = group.split("\t");
-  const first = sums.get(`${group}\t${RUNS[0]}`)!;
-  const pages = Math.max(first.f1Pages, first.withPages, first.withoutPages);
-  process.stdout.write(
-    `| ${basename(set!)} ${type} | ${pages} | ${RUNS.map((r) => cell(sums.get(`${group}\t${r}`))).join(" | ")} |\n`,
-  );
+  const first = scores.get(`${group}\t${RUNS[0]}`)!;
+  const pages = Math.max(first.f1.length, first.with.length, first.without.length);
+  const cells = RUNS.map((r) => {
+    const s = scores.get(`${group}\t${r}`)!;
+    return `${f3(mean(s.f1))} / ${pc(mean(s.with))} / ${pc(mean(s.without))}`;
+  });
+  process.stdout.write(`| ${basename(set!)} ${type} | ${pages} | ${cells.join(" | ")} |\n`);
 }

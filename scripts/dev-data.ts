@@ -46,18 +46,19 @@ export function* tuningPages(dirs: readonly string[]): Generator<DevPage> {
     for (const id of ids) {
       const truth = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
       const gt = truth.ground_truth ?? {};
+      const pageTruth = {
+        reference: gt.main_content ?? undefined,
+        with: gt.with ?? [],
+        without: gt.without ?? [],
+      };
       yield {
         name: `${set}/${id}`,
         fifth: fifthOf(id),
         url: truth.url,
         html: gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))).toString("utf8"),
         type: truth._internal?.page_type?.primary ?? "unknown",
-        truth: {
-          reference: gt.main_content ?? undefined,
-          with: gt.with ?? [],
-          without: gt.without ?? [],
-        },
-        label: labeller(gt.main_content ?? undefined, gt.with ?? [], gt.without ?? []),
+        truth: pageTruth,
+        label: labeller(pageTruth.reference, pageTruth.with, pageTruth.without),
       };
     }
   }
