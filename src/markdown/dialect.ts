@@ -19,7 +19,11 @@ export interface Dialect {
   /** `""` to leave images out. */
   image(alt: string, src: string): string;
   codeBlock(code: string, language: string | undefined): string;
-  blockquote(content: string): string;
+  /**
+   * What starts every line of a quote (`"> "`), blank lines getting it without its trailing
+   * spaces; `""` to leave quotes unmarked.
+   */
+  readonly quotePrefix: string;
   /**
    * A list item; `marker` is `"- "` or `"3. "`, and `content`'s lines after the first are
    * indented by `itemIndent(marker)` already.

@@ -29,12 +29,16 @@ export class Out {
 
   /**
    * @param indent What every line after the first starts with, blank lines aside: the
-   *   indentation of the list items this output is in. Lines are indented as they are written,
-   *   once, not again by each enclosing item (which would copy a deep list's text once per level).
+   *   indentation of the list items and the markers of the quotes this output is in. Lines are
+   *   indented as they are written, once, not again by each enclosing item or quote (which would
+   *   copy a deep list's or quote's text once per level).
+   * @param blankIndent What a blank line after the first starts with: empty, or inside a quote
+   *   the indentation up to its marker (`>` in Markdown), so the quote goes on across the line.
    */
   constructor(
     private readonly hardBreak: string,
     readonly indent = "",
+    readonly blankIndent = "",
   ) {}
 
   /** Appends inline content, paying owed separators first and indenting its lines. */
@@ -64,23 +68,33 @@ export class Out {
     this.blocky = true;
   }
 
-  /** `text` with its lines after the first indented, blank ones aside. */
+  /** `text` with its lines after the first indented: by `indent`, or blank ones by `blankIndent`. */
   private indentLines(text: string): string {
     if (this.indent === "" || !text.includes("\n")) return text;
-    return text.replace(TEXT_LINE_START, `\n${this.indent}`);
+    const indented = text.replace(TEXT_LINE_START, `\n${this.indent}`);
+    return this.blankIndent === ""
+      ? indented
+      : indented.replace(BLANK_LINE_START, `\n${this.blankIndent}`);
   }
 
   private append(text: string, blank: boolean): void {
     if (this.owed > 0 && !this.empty) {
-      this.text += this.owed === 1 && this.hard ? this.hardBreak : this.owed === 1 ? "\n" : "\n\n";
-      // A blank line stays empty: only a line with text is indented.
-      if (this.indent !== "" && !startsWithNewline(text)) this.text += this.indent;
+      this.text += this.separator();
+      // A blank line stays empty, or holds only a quote's marker: only a line with text is
+      // indented.
+      this.text += startsWithNewline(text) ? this.blankIndent : this.indent;
     }
     this.owed = 0;
     this.hard = false;
     this.text += text;
     this.empty = false;
     this.blank = blank;
+  }
+
+  /** The owed newlines: a line break, or a blank line between two. */
+  private separator(): string {
+    if (this.owed === 1) return this.hard ? this.hardBreak : "\n";
+    return this.blankIndent === "" ? "\n\n" : `\n${this.blankIndent}\n`;
   }
 
   /** Asks for at least `newlines` before the next content. */
@@ -120,6 +134,8 @@ export class Out {
 
 /** A line break that starts a line with text: every line after the first but the blank ones. */
 const TEXT_LINE_START = /\n(?=[^\n])/g;
+/** A line break that starts a blank line (or ends the text). */
+const BLANK_LINE_START = /\n(?=\n|$)/g;
 /** Any character but whitespace (what `trim` keeps). */
 const NOT_SPACE = /\S/;
 
@@ -128,6 +144,6 @@ const NOT_SPACE = /\S/;
  * read without being copied: charCodeAt or startsWith would flatten it first, once per level of
  * nesting, where a comparison walks to its first character only.
  */
-function startsWithNewline(text: string): boolean {
+export function startsWithNewline(text: string): boolean {
   return text >= "\n" && text < "\u000b";
 }

@@ -22,7 +22,7 @@ import { codeLanguage, preText } from "./code.js";
 import type { Dialect, EmphasisKind, RenderOptions } from "./dialect.js";
 import type { EscapeContext } from "./escape.js";
 import { imageSource } from "./image.js";
-import { Out } from "./out.js";
+import { Out, startsWithNewline } from "./out.js";
 import { isWidget, seamBefore, startsWordAtCase } from "./seams.js";
 import { isLayoutTable, MAX_COLSPAN, type TableModel, type TableRow } from "./table.js";
 import {
@@ -154,8 +154,8 @@ class Renderer {
     return this.frames[0]!.out.toString().trim();
   }
 
-  private newOut(indent = ""): Out {
-    return new Out(this.dialect.hardBreak, indent);
+  private newOut(indent = "", blankIndent = ""): Out {
+    return new Out(this.dialect.hardBreak, indent, blankIndent);
   }
 
   private get top(): Frame {
@@ -232,14 +232,19 @@ class Renderer {
     const nested = this.prefixDepth >= MAX_PREFIX_NESTING;
     if (tag === "blockquote" && !nested) {
       this.boundary();
-      this.push("quote", el);
+      // The quote's lines are marked as they are written; its first line is marked as it
+      // closes, and the enclosing output indents that one.
+      const { indent, blankIndent } = this.top.out;
+      const marker = this.dialect.quotePrefix;
+      const blank = marker === "" ? blankIndent : indent + marker.trimEnd();
+      this.push("quote", el, indent + marker, blank);
       return true;
     }
     if (LIST_TAGS.has(tag) && !nested) {
       // A list inside an item follows the item's text on the next line (a tight list).
       this.pendingSpace = false;
       this.top.out.separate(this.top.kind === "item" ? 1 : 2);
-      const frame = this.push("list", el, this.top.out.indent);
+      const frame = this.push("list", el, this.top.out.indent, this.top.out.blankIndent);
       if (tag === "ol") {
         const start = Number.parseInt(attr(el, "start"), 10);
         frame.next = Number.isFinite(start) ? start : 1;
@@ -249,8 +254,9 @@ class Renderer {
     if (tag === "li" && !nested) {
       this.pendingSpace = false;
       const marker = this.nextMarker(el);
-      const indent = this.top.out.indent + " ".repeat(this.dialect.itemIndent(marker));
-      this.push("item", el, indent).marker = marker;
+      const { indent, blankIndent } = this.top.out;
+      const itemIndent = indent + " ".repeat(this.dialect.itemIndent(marker));
+      this.push("item", el, itemIndent, blankIndent).marker = marker;
       return true;
     }
     if (tag === "dt" && !nested) {
@@ -260,7 +266,9 @@ class Renderer {
     }
     if (tag === "dd" && !nested) {
       this.pendingSpace = false;
-      this.push("definition", el, this.top.out.indent + " ".repeat(this.dialect.definitionIndent));
+      const { indent, blankIndent } = this.top.out;
+      const definitionIndent = indent + " ".repeat(this.dialect.definitionIndent);
+      this.push("definition", el, definitionIndent, blankIndent);
       return true;
     }
     if (tag === "table") {
@@ -310,12 +318,12 @@ class Renderer {
   }
 
   /**
-   * Pushes a frame for `el`; `indent` starts its lines after the first (lists, items and
-   * definitions carry the indentation of the items they are in; other frames' content is
-   * indented where it is added).
+   * Pushes a frame for `el`; `indent` starts its lines after the first and `blankIndent` its
+   * blank lines (lists, items, definitions and quotes carry the indentation and quote markers
+   * of the items and quotes they are in; other frames' content is indented where it is added).
    */
-  private push(kind: FrameKind, el: DomElement, indent = ""): Frame {
-    const frame: Frame = { kind, el, out: this.newOut(indent) };
+  private push(kind: FrameKind, el: DomElement, indent = "", blankIndent = ""): Frame {
+    const frame: Frame = { kind, el, out: this.newOut(indent, blankIndent) };
     this.frames.push(frame);
     if (PREFIX_FRAMES.has(kind)) this.prefixDepth++;
     if (kind === "link") this.linkDepth++;
@@ -349,7 +357,7 @@ class Renderer {
         this.closeLink(frame, content);
         return;
       case "quote":
-        if (content.trim() !== "") this.addBlock(d.blockquote(content));
+        if (!frame.out.blank) this.addIndentedBlock(quoted(content, d.quotePrefix), false, 2);
         return;
       case "list":
         this.addIndentedBlock(content, frame.out.blank, this.top.kind === "item" ? 1 : 2);
@@ -551,6 +559,15 @@ class Renderer {
     this.push("link", el).href = url;
     return true;
   }
+}
+
+/**
+ * A quote's content, its lines after the first marked already, with its first line marked: by
+ * `marker`, or by the marker without its trailing spaces when the line is blank.
+ */
+function quoted(content: string, marker: string): string {
+  if (marker === "") return content;
+  return startsWithNewline(content) ? `${marker.trimEnd()}${content}` : `${marker}${content}`;
 }
 
 /**

@@ -16,8 +16,6 @@ import { type TableModel, tableGrid } from "./table.js";
 const EMPHASIS_MARKS = { strong: "**", em: "*", del: "~~" } as const;
 /** A run of `#` closing a heading line, which Markdown would strip. */
 const CLOSING_HASHES = /(\s)(#+)$/;
-/** A quoted line with nothing after its "> ": written ">" (a line start, then the line's end). */
-const EMPTY_QUOTED_LINE = /(^|\n)> (?=\n|$)/g;
 
 /** The Markdown syntax for render(). */
 export const markdownDialect: Dialect = {
@@ -53,11 +51,7 @@ export const markdownDialect: Dialect = {
     return `${fence}${language ?? ""}\n${code}\n${fence}`;
   },
 
-  blockquote(content) {
-    // Every line gets "> ", an empty one ">": two native passes over the text, where a list of
-    // its lines cost a string per line at every level of a nested quote.
-    return `> ${content.replaceAll("\n", "\n> ")}`.replace(EMPTY_QUOTED_LINE, "$1>");
-  },
+  quotePrefix: "> ",
 
   listItem(content, marker) {
     return `${marker}${content}`;

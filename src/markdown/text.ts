@@ -23,7 +23,7 @@ export const textDialect: Dialect = {
   link: (content) => content,
   image: () => "",
   codeBlock: (code) => code,
-  blockquote: (content) => content,
+  quotePrefix: "",
   listItem: (content) => content,
   itemIndent: () => ITEM_INDENT,
   term: (content) => content,

@@ -5,7 +5,6 @@
 
 import { describe, expect, it } from "vitest";
 import { convertHtml } from "../../src/convert/html.js";
-import { markdownDialect } from "../../src/markdown/serialize.js";
 
 /** Markdown of a fragment, whole page kept. */
 function md(html: string, url = "https://example.com/dir/page"): string {
@@ -292,15 +291,28 @@ describe("text and whitespace", () => {
     ).toBe("### Three\n\n> q1\n>\n> q2\n\n---\n\n**T**\n: D");
   });
 
-  it("quotes every line with '> ' and an empty one with '>', however the lines end", () => {
-    const quote = markdownDialect.blockquote;
-    expect(quote("")).toBe(">");
-    expect(quote("a\n\n\nb")).toBe("> a\n>\n>\n> b");
-    expect(quote("\na > \n")).toBe(">\n> a > \n>");
-    expect(quote("a  \nb\r\u2028c")).toBe("> a  \n> b\r\u2028c");
+  it("quotes every line with '> ' and an empty one with '>', in lists and code too", () => {
+    expect(md("<blockquote><pre>a\n\n\nb</pre></blockquote>")).toBe("> ```\n> a\n>\n>\n> b\n> ```");
+    expect(md("<blockquote>a<br>b<br><br>c</blockquote>")).toBe("> a  \n> b\n>\n> c");
+    expect(md("<blockquote><p>x</p><ul><li>a<p>b</p></li><li>c</li></ul></blockquote>")).toBe(
+      "> x\n>\n> - a\n>\n>   b\n> - c",
+    );
+    expect(md("<ul><li>item<blockquote><p>q1</p><p>q2</p></blockquote></li></ul>")).toBe(
+      "- item\n\n  > q1\n  >\n  > q2",
+    );
+    expect(md("<ul><li><blockquote><p>q1</p><p>q2</p></blockquote></li></ul>")).toBe(
+      "- > q1\n  >\n  > q2",
+    );
     const nested =
-      "<blockquote><p>a</p><blockquote><p>b</p><p></p><p>c</p></blockquote></blockquote>";
-    expect(md(nested)).toBe("> a\n>\n> > b\n> >\n> > c");
+      "<blockquote><p>a</p><blockquote><p>b</p><p></p><p>c</p></blockquote><p>d</p></blockquote>";
+    expect(md(nested)).toBe("> a\n>\n> > b\n> >\n> > c\n>\n> d");
+    expect(md("<blockquote> </blockquote><p>z</p>")).toBe("z");
+  });
+
+  it("marks quotes nested past 16 levels no deeper, and their text is written once", () => {
+    const deep = `${"<blockquote>".repeat(40)}<p>in</p><p>in2</p>${"</blockquote>".repeat(40)}`;
+    const marks = "> ".repeat(16);
+    expect(md(deep)).toBe(`${marks}in\n${marks.trimEnd()}\n${marks}in2`);
   });
 
   it("writes plain text without any markup", () => {
