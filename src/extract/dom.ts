@@ -274,8 +274,12 @@ const CHANGED_WHITESPACE = /\s{2,}|[^\S ]/g;
  * scan instead of a replacement per word (which took seconds and most of the heap's churn).
  */
 export function collapseWhitespace(text: string): string {
-  return text.replace(CHANGED_WHITESPACE, " ");
+  // Most texts (a word, a cell, a link's) have nothing to change: one search, not a replacement.
+  return CHANGES_WHITESPACE.test(text) ? text.replace(CHANGED_WHITESPACE, " ") : text;
 }
+
+/** CHANGED_WHITESPACE, for a test (a global pattern's test would move its lastIndex). */
+const CHANGES_WHITESPACE = new RegExp(CHANGED_WHITESPACE.source);
 
 /** True for the UTF-16 code units that `\s` matches (Unicode spaces and line ends, BOM). */
 export function isSpaceCode(c: number): boolean {

@@ -411,7 +411,8 @@ class Renderer {
     const href = frame.href!;
     if (content.trim() === "") return;
     if (!frame.out.blocky) {
-      this.top.out.inline(this.dialect.link(content.replace(/ *\n+ */g, " "), href));
+      const text = content.includes("\n") ? content.replace(/ *\n+ */g, " ") : content;
+      this.top.out.inline(this.dialect.link(text, href));
       return;
     }
     const lines = content.split("\n");
@@ -489,10 +490,12 @@ class Renderer {
     this.text(data);
   }
 
-  /** Collapses and writes a run of text. */
-  private text(data: string): void {
+  /** Collapses and writes a run of text; with `href`, as the whole text of a link to it. */
+  private text(data: string, href?: string): void {
     let text = UNCLEAN.test(data) ? data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ") : data;
-    if (LONE_JOINERS.test(text) && this.top.out.atLineStart()) text = text.includes(" ") ? " " : "";
+    // A link's text starts its own (empty) output.
+    const lineStart = href !== undefined || this.top.out.atLineStart();
+    if (LONE_JOINERS.test(text) && lineStart) text = text.includes(" ") ? " " : "";
     if (text === "") return;
     if (text === " ") {
       this.pendingSpace = true;
@@ -503,9 +506,13 @@ class Renderer {
     if (this.caseSeam && startsWordAtCase(this.lastTextChar, core)) this.pendingSpace = true;
     const frame = this.placeSpace();
     const context = this.escapeContext;
-    context.lineStart = LINE_FRAMES.has(frame.kind) && frame.out.atLineStart();
-    context.inLink = this.linkDepth > 0;
-    frame.out.inline(this.dialect.escape(core, context));
+    context.lineStart =
+      href === undefined && LINE_FRAMES.has(frame.kind) && frame.out.atLineStart();
+    context.inLink = href !== undefined || this.linkDepth > 0;
+    const escaped = this.dialect.escape(core, context);
+    // A link whose text is only a space that trim takes (U+2009) is left out, as is any empty link.
+    if (href === undefined) frame.out.inline(escaped);
+    else if (escaped.trim() !== "") frame.out.inline(this.dialect.link(escaped, href));
     this.lastTextChar = core[core.length - 1]!;
     if (text.endsWith(" ")) this.pendingSpace = true;
   }
@@ -556,6 +563,15 @@ class Renderer {
     if (href.trim().startsWith("#") && PERMALINK_TEXT.test(textOf(el))) return false;
     const url = resolveUrl(href, this.baseUrl);
     if (url === undefined) return true;
+    const only = el.firstChild;
+    if (only !== null && only.nextSibling === null && isText(only)) {
+      // A link around one text, the commonest, is written at once, as its frame would write it
+      // and then close it.
+      this.text(only.data, url);
+      this.caseSeam = false;
+      if (isWidget(el, "a")) this.pendingSpace = true;
+      return false;
+    }
     this.push("link", el).href = url;
     return true;
   }

@@ -92,13 +92,25 @@ export function toMarkdown(root: DomElement, options: RenderOptions = {}): strin
  * otherwise, as in key/value tables with `<th>` down the first column, the header is left empty.
  */
 function gfmTable(table: TableModel): string {
-  const grid = tableGrid(table, (content) => oneLine(content).replace(/\|/g, "\\|"));
+  const grid = tableGrid(table, cellText);
   const first = table.rows[0];
   const hasHeader =
     first !== undefined && (first.inHead || first.cells.every((cell) => cell.header));
   const columns = grid[0]?.length ?? 0;
   const [header, ...body] = hasHeader ? grid : [Array<string>(columns).fill(""), ...grid];
   if (!header) return "";
-  const line = (cells: string[]): string => `| ${cells.join(" | ")} |`.replace(/ {2}\|/g, " |");
-  return [line(header), line(header.map(() => "---")), ...body.map(line)].join("\n");
+  return [tableLine(header), tableLine(header.map(() => "---")), ...body.map(tableLine)].join("\n");
+}
+
+/** A cell's content on one line, its pipes escaped. */
+function cellText(content: string): string {
+  const text = oneLine(content);
+  return text.includes("|") ? text.replace(/\|/g, "\\|") : text;
+}
+
+/** One row of a pipe table: `| a | b |`, an empty cell `| |`. */
+function tableLine(cells: readonly string[]): string {
+  let line = "|";
+  for (const cell of cells) line += cell === "" ? " |" : ` ${cell} |`;
+  return line;
 }

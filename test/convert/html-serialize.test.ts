@@ -309,6 +309,24 @@ describe("text and whitespace", () => {
     expect(md("<blockquote> </blockquote><p>z</p>")).toBe("z");
   });
 
+  it("writes a link around one text as one around more: spaces outside, seams, empty ones", () => {
+    const e = "https://example.com";
+    expect(md('<p>a <a href="/x"> b </a> c</p>')).toBe(`a [b](${e}/x) c`);
+    expect(md('<p>x<a href="/y">\u2009</a>y</p><p>q<a href="/w">\u200d</a>r</p>')).toBe("xy\n\nqr");
+    expect(md('<p><a href="/a">Home</a><a href="/b">Blog</a></p>')).toBe(
+      `[Home](${e}/a) [Blog](${e}/b)`,
+    );
+    expect(md('<p><span>Merrell</span><a href="/m">Moab</a></p>')).toBe(`Merrell [Moab](${e}/m)`);
+    expect(md('<p>See<a href="/s" role="button">Buy</a>now</p>')).toBe(`See [Buy](${e}/s) now`);
+    expect(md('<p><em> <a href="/e">in em</a></em></p>')).toBe(`*[in em](${e}/e)*`);
+    expect(md('<ul><li><a href="/l">1. not a list</a></li></ul>')).toBe(
+      `- [1. not a list](${e}/l)`,
+    );
+    expect(md('<p><a href="/z">a_b *c* [d]</a></p>')).toBe(`[a_b \\*c\\* [d]](${e}/z)`);
+    expect(md('<p><a href="/p">  </a>x</p>')).toBe("x");
+    expect(md('<p><a href="/u?q=a b(c)">u</a></p>')).toBe(`[u](${e}/u?q=a%20b%28c%29)`);
+  });
+
   it("marks quotes nested past 16 levels no deeper, and their text is written once", () => {
     const deep = `${"<blockquote>".repeat(40)}<p>in</p><p>in2</p>${"</blockquote>".repeat(40)}`;
     const marks = "> ".repeat(16);
