@@ -7,8 +7,9 @@
  * "main", the path a fetch takes), after one untimed conversion of the shape's smallest size;
  * time per MB must stay flat as the size grows. A 150,000-item RSS feed and one HTML shape also
  * go through a real ConvertPool, whose threads have the default bounded heap, to show they fit
- * in it; the slowest shapes go through a fresh pool thread and through one that has converted
- * 300 ordinary pages first, as a long-running service's has (the median of `--runs` threads).
+ * in it; the slowest shapes go through a fresh pool thread, through one that has converted
+ * 300 ordinary pages first, as a long-running service's has, and through one that has converted
+ * the same big page once before (the median of `--runs` threads each).
  * Input past MAX_HTML_LENGTH (5,000,000 characters) or MAX_NODES tags is cut by the parser;
  * MB/s is always of the input as given.
  *
@@ -277,13 +278,16 @@ function ordinaryPage(i: number): Uint8Array {
  * long-running service converts a big page on: its compiled code and its heap are shaped by
  * them, and a fresh thread's or this process's are not.
  */
-async function throughPool(body: Uint8Array, type: string, warm = 0) {
+async function throughPool(body: Uint8Array, type: string, warm = 0, before = 0) {
   const pool = new ConvertPool({ threads: 1 });
   try {
     // A first small job starts the thread, so the time below is the conversion's.
     await pool.convert(encode("<p>warm</p>"), "text/html", OPTIONS, new AbortController().signal);
     for (let i = 0; i < warm; i++) {
       await pool.convert(ordinaryPage(i), "text/html", OPTIONS, new AbortController().signal);
+    }
+    for (let i = 0; i < before; i++) {
+      await pool.convert(body, type, OPTIONS, new AbortController().signal);
     }
     const start = performance.now();
     const { value, peakMb } = await peakRss(() =>
@@ -307,9 +311,15 @@ async function throughPool(body: Uint8Array, type: string, warm = 0) {
  * throughPool `runs` times, each on a new pool: the median time (one thread's first big page
  * varies by a fifth from thread to thread), the highest peak RSS, the first outcome.
  */
-async function medianThroughPool(body: Uint8Array, type: string, warm: number, runs: number) {
+async function medianThroughPool(
+  body: Uint8Array,
+  type: string,
+  runs: number,
+  warm: number,
+  before = 0,
+) {
   const timed: Awaited<ReturnType<typeof throughPool>>[] = [];
-  for (let i = 0; i < runs; i++) timed.push(await throughPool(body, type, warm));
+  for (let i = 0; i < runs; i++) timed.push(await throughPool(body, type, warm, before));
   return {
     outcome: timed[0]!.outcome,
     ms: median(timed.map((t) => t.ms)),
@@ -397,13 +407,18 @@ export async function bigPagesBench(
     const html = encode(SHAPES[1]!.make(5 * MB));
     const pooled = await throughPool(html, "text/html");
     rows.push(poolRow(`links in paragraphs, pool (${heap})`, html.length, pooled));
-    // The slowest shapes, as a long-running service's thread converts them.
+    // The slowest shapes, as a long-running service's thread converts them: its first big page
+    // (the code the shape runs is compiled for it while it runs), and one after another.
     const slowest = SHAPES.filter((x) => /^(tall table|lists nested)/.test(x.name));
+    const threads = [
+      { label: "fresh thread", warm: 0, before: 0 },
+      { label: `after ${WARM_PAGES} ordinary pages`, warm: WARM_PAGES, before: 0 },
+      { label: "after one page of the shape", warm: 0, before: 1 },
+    ];
     for (const shape of slowest) {
       const big = encode(shape.make(2.5 * MB));
-      for (const warm of [0, WARM_PAGES]) {
-        const label = warm === 0 ? "fresh thread" : `after ${warm} ordinary pages`;
-        const timed = await medianThroughPool(big, "text/html", warm, runs);
+      for (const { label, warm, before } of threads) {
+        const timed = await medianThroughPool(big, "text/html", runs, warm, before);
         rows.push(poolRow(`${shape.name}, pool, ${label}`, big.length, timed));
       }
     }
