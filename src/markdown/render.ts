@@ -378,16 +378,15 @@ class Renderer {
         if (frame.row && frame.row.cells.length > 0) this.top.table?.rows.push(frame.row);
         if (content.trim() !== "") this.top.out.block(content); // stray text in <tr>
         return;
-      case "cell":
+      case "cell": {
+        const colspan = frame.el!.getAttribute("colspan");
         this.top.row?.cells.push({
           content,
           header: tagOf(frame.el!) === "th",
-          colspan: Math.min(
-            Math.max(Number.parseInt(attr(frame.el!, "colspan"), 10) || 1, 1),
-            MAX_COLSPAN,
-          ),
+          colspan: colspan === null ? 1 : cellSpan(colspan),
         });
         return;
+      }
       case "root":
         return;
     }
@@ -575,6 +574,11 @@ class Renderer {
     this.push("link", el).href = url;
     return true;
   }
+}
+
+/** The columns a cell spans, by its `colspan`: 1 to MAX_COLSPAN. */
+function cellSpan(colspan: string): number {
+  return Math.min(Math.max(Number.parseInt(colspan.trim(), 10) || 1, 1), MAX_COLSPAN);
 }
 
 /**

@@ -110,6 +110,8 @@ function cellText(content: string): string {
 
 /** One row of a pipe table: `| a | b |`, an empty cell `| |`. */
 function tableLine(cells: readonly string[]): string {
+  // Joined natively when no cell is empty: one flat string, not a chain of a dozen pieces.
+  if (!cells.includes("")) return `| ${cells.join(" | ")} |`;
   let line = "|";
   for (const cell of cells) line += cell === "" ? " |" : ` ${cell} |`;
   return line;
