@@ -292,39 +292,42 @@ describe("text and whitespace", () => {
   });
 
   it("quotes every line with '> ' and an empty one with '>', in lists and code too", () => {
-    expect(md("<blockquote><pre>a\n\n\nb</pre></blockquote>")).toBe("> ```\n> a\n>\n>\n> b\n> ```");
-    expect(md("<blockquote>a<br>b<br><br>c</blockquote>")).toBe("> a  \n> b\n>\n> c");
-    expect(md("<blockquote><p>x</p><ul><li>a<p>b</p></li><li>c</li></ul></blockquote>")).toBe(
-      "> x\n>\n> - a\n>\n>   b\n> - c",
-    );
-    expect(md("<ul><li>item<blockquote><p>q1</p><p>q2</p></blockquote></li></ul>")).toBe(
-      "- item\n\n  > q1\n  >\n  > q2",
-    );
-    expect(md("<ul><li><blockquote><p>q1</p><p>q2</p></blockquote></li></ul>")).toBe(
-      "- > q1\n  >\n  > q2",
-    );
-    const nested =
-      "<blockquote><p>a</p><blockquote><p>b</p><p></p><p>c</p></blockquote><p>d</p></blockquote>";
-    expect(md(nested)).toBe("> a\n>\n> > b\n> >\n> > c\n>\n> d");
-    expect(md("<blockquote> </blockquote><p>z</p>")).toBe("z");
+    const cases: [string, string][] = [
+      ["<blockquote><pre>a\n\n\nb</pre></blockquote>", "> ```\n> a\n>\n>\n> b\n> ```"],
+      ["<blockquote>a<br>b<br><br>c</blockquote>", "> a  \n> b\n>\n> c"],
+      [
+        "<blockquote><p>x</p><ul><li>a<p>b</p></li><li>c</li></ul></blockquote>",
+        "> x\n>\n> - a\n>\n>   b\n> - c",
+      ],
+      [
+        "<ul><li>item<blockquote><p>q1</p><p>q2</p></blockquote></li></ul>",
+        "- item\n\n  > q1\n  >\n  > q2",
+      ],
+      ["<ul><li><blockquote><p>q1</p><p>q2</p></blockquote></li></ul>", "- > q1\n  >\n  > q2"],
+      [
+        "<blockquote><p>a</p><blockquote><p>b</p><p></p><p>c</p></blockquote><p>d</p></blockquote>",
+        "> a\n>\n> > b\n> >\n> > c\n>\n> d",
+      ],
+      ["<blockquote> </blockquote><p>z</p>", "z"],
+    ];
+    for (const [html, markdown] of cases) expect(md(html)).toBe(markdown);
   });
 
   it("writes a link around one text as one around more: spaces outside, seams, empty ones", () => {
     const e = "https://example.com";
-    expect(md('<p>a <a href="/x"> b </a> c</p>')).toBe(`a [b](${e}/x) c`);
-    expect(md('<p>x<a href="/y">\u2009</a>y</p><p>q<a href="/w">\u200d</a>r</p>')).toBe("xy\n\nqr");
-    expect(md('<p><a href="/a">Home</a><a href="/b">Blog</a></p>')).toBe(
-      `[Home](${e}/a) [Blog](${e}/b)`,
-    );
-    expect(md('<p><span>Merrell</span><a href="/m">Moab</a></p>')).toBe(`Merrell [Moab](${e}/m)`);
-    expect(md('<p>See<a href="/s" role="button">Buy</a>now</p>')).toBe(`See [Buy](${e}/s) now`);
-    expect(md('<p><em> <a href="/e">in em</a></em></p>')).toBe(`*[in em](${e}/e)*`);
-    expect(md('<ul><li><a href="/l">1. not a list</a></li></ul>')).toBe(
-      `- [1. not a list](${e}/l)`,
-    );
-    expect(md('<p><a href="/z">a_b *c* [d]</a></p>')).toBe(`[a_b \\*c\\* [d]](${e}/z)`);
-    expect(md('<p><a href="/p">  </a>x</p>')).toBe("x");
-    expect(md('<p><a href="/u?q=a b(c)">u</a></p>')).toBe(`[u](${e}/u?q=a%20b%28c%29)`);
+    const cases: [string, string][] = [
+      ['<p>a <a href="/x"> b </a> c</p>', `a [b](${e}/x) c`],
+      ['<p>x<a href="/y">\u2009</a>y</p><p>q<a href="/w">\u200d</a>r</p>', "xy\n\nqr"],
+      ['<p><a href="/a">Home</a><a href="/b">Blog</a></p>', `[Home](${e}/a) [Blog](${e}/b)`],
+      ['<p><span>Merrell</span><a href="/m">Moab</a></p>', `Merrell [Moab](${e}/m)`],
+      ['<p>See<a href="/s" role="button">Buy</a>now</p>', `See [Buy](${e}/s) now`],
+      ['<p><em> <a href="/e">in em</a></em></p>', `*[in em](${e}/e)*`],
+      ['<ul><li><a href="/l">1. not a list</a></li></ul>', `- [1. not a list](${e}/l)`],
+      ['<p><a href="/z">a_b *c* [d]</a></p>', `[a_b \\*c\\* [d]](${e}/z)`],
+      ['<p><a href="/p">  </a>x</p>', "x"],
+      ['<p><a href="/u?q=a b(c)">u</a></p>', `[u](${e}/u?q=a%20b%28c%29)`],
+    ];
+    for (const [html, markdown] of cases) expect(md(html)).toBe(markdown);
   });
 
   it("marks quotes nested past 16 levels no deeper, and their text is written once", () => {
