@@ -157,9 +157,10 @@ function profileOf(shape: RootShape, pageType: PageType): BlockProfile | undefin
 
 /**
  * Removes from `root`, in place, the blocks the model of its profile reads as furniture: the
- * shipped one, or `model` when given (one model for every profile, or the model of a profile). A heading it reads so takes its section with it when that section is
- * mostly links: "Read more" or "Lesen Sie auch" over a list of other stories, in whatever
- * language; it stays when text that stays is under it.
+ * shipped one, or `model` when given (one model for every profile, or the model of a profile).
+ * A heading it reads so takes its section with it when that section is mostly links: "Read
+ * more" or "Lesen Sie auch" over a list of other stories, in whatever language; it stays when
+ * text that stays is under it.
  *
  * @example
  * pruneContent(root, pageType);

@@ -105,7 +105,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   if (pageType === "forum") removePostTemplate(root);
   const rules =
     pageType === "forum" ? FORUM_NOTICES : pageType === "product" ? SHOP_NOTICES : NOTICES;
-  removeShortBlocks(root, MAX_DISCLOSURE_CHARS, (text) => matchesRule(rules, text));
+  removeShortBlocks(root, MAX_DISCLOSURE_CHARS, rules);
   if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
   removeDuplicateBlocks(root);
@@ -288,7 +288,7 @@ const FORUM_NOTICES = [...NOTICES, { pattern: FORUM_FURNITURE, maxChars: MAX_NOT
 const SHOP_NOTICES = [...NOTICES, { pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_CHARS }];
 
 /**
- * Removes the whole blocks of at most `maxChars` characters that `isFurniture` takes, in one
+ * Removes the whole blocks of at most `maxChars` characters that one of `rules` takes, in one
  * walk from the root down: a block taken goes with what it holds, the blocks inside one that is
  * not are asked in turn. An inline element is taken only when it stands alone on its line:
  * inside a sentence a phrase is the sentence's ("… a back to top link").
@@ -296,7 +296,7 @@ const SHOP_NOTICES = [...NOTICES, { pattern: SHOP_NOTICE, maxChars: MAX_NOTICE_C
 function removeShortBlocks(
   root: DomElement,
   maxChars: number,
-  isFurniture: (text: string) => boolean,
+  rules: readonly ShortBlockRule[],
 ): void {
   // Measured once: reading each element's text on the way down would cost size × depth.
   const stats = measureText(root);
@@ -313,7 +313,7 @@ function removeShortBlocks(
       return true;
     }
     const text = textOf(node);
-    if (text.length <= maxChars && isFurniture(text)) {
+    if (text.length <= maxChars && matchesRule(rules, text)) {
       if (isWholeBlock(node, text)) {
         doomed.push(node);
         return false;
