@@ -312,6 +312,10 @@ function removeShortBlocks(
       passed = onlyChild(node);
       return true;
     }
+    // A phrase with text beside it on its line is the sentence's, taken or not: a link in a
+    // paragraph is not read. (One whose only child is an element is, as that child is then
+    // asked with the phrase's text.)
+    if (inRunningText(node) && onlyChild(node) === null) return true;
     const text = textOf(node);
     if (text.length <= maxChars && matchesRule(rules, text)) {
       if (isWholeBlock(node, text)) {
@@ -325,6 +329,22 @@ function removeShortBlocks(
   });
   for (const el of doomed) el.remove();
 }
+
+/**
+ * True when `el` is an inline element with text beside it (a sibling text that is not all
+ * whitespace): such an element never stands alone on its line.
+ */
+function inRunningText(el: DomElement): boolean {
+  if (!INLINE_TAGS.has(tagOf(el))) return false;
+  const before = el.previousSibling;
+  const after = el.nextSibling;
+  return (
+    (isText(before) && NOT_SPACE.test(before.data)) || (isText(after) && NOT_SPACE.test(after.data))
+  );
+}
+
+/** Any character `trim` keeps. */
+const NOT_SPACE = /\S/;
 
 /** True when `el`, of text `text`, is a block or an inline element alone on its line. */
 function isWholeBlock(el: DomElement, text: string): boolean {
