@@ -504,7 +504,6 @@ interface MeasureFrame extends TextRun {
 function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
   const measures = new Map<DomElement, ListMeasure>();
   const frames: MeasureFrame[] = [];
-  const tracked = (tag: string) => tag === "a" || LIST_TAGS.has(tag);
   walk(
     root,
     (node) => {
@@ -515,7 +514,8 @@ function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
       }
       if (!isElement(node)) return false;
       const tag = tagOf(node);
-      if (tracked(tag)) {
+      // A link outside every list is counted by none: it is not followed.
+      if (tag === "a" ? frames.length > 0 : LIST_TAGS.has(tag)) {
         frames.push({
           link: tag === "a",
           length: 0,
@@ -528,7 +528,9 @@ function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
       return true;
     },
     (el) => {
-      if (!tracked(tagOf(el))) return;
+      const tag = tagOf(el);
+      // A link that opened no frame closes none (its own lists closed theirs).
+      if (tag === "a" ? frames.length === 0 : !LIST_TAGS.has(tag)) return;
       const frame = frames.pop()!;
       const chars = runLength(frame);
       if (!frame.link) measures.set(el, { links: frame.links, linkChars: frame.linkChars, chars });
