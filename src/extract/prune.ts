@@ -312,9 +312,9 @@ function removeShortBlocks(
       passed = onlyChild(node);
       return true;
     }
-    // A phrase with text beside it on its line is the sentence's, taken or not: a link in a
-    // paragraph is not read. (One whose only child is an element is, as that child is then
-    // asked with the phrase's text.)
+    // A phrase with text beside it on its line is the sentence's whatever it says (a link in a
+    // paragraph), and is not read. One whose only child is an element still is: when a rule
+    // takes the phrase, that child, alone inside it, is asked in turn.
     if (inRunningText(node) && onlyChild(node) === null) return true;
     const text = textOf(node);
     if (text.length <= maxChars && matchesRule(rules, text)) {
