@@ -17,6 +17,13 @@ export class Out {
    * frame and a copy of each frame's text at every level it is nested in.
    */
   private text = "";
+  /**
+   * The output before `text`, once it outgrew FLAT_PIECE characters: flattened pieces. The parts
+   * of a long output joined by reference (millions of small strings and the joins between them)
+   * all lived until the end and were copied by every young-generation collection on the way;
+   * flattened a piece at a time, they die young.
+   */
+  private pieces: string[] | undefined;
   /** Newlines owed before the next content (0–2). */
   private owed = 0;
   /** The owed single newline is a `<br>`. */
@@ -87,6 +94,7 @@ export class Out {
     this.owed = 0;
     this.hard = false;
     this.text += text;
+    if (this.text.length > FLAT_PIECE) this.flattenText();
     this.empty = false;
     this.blank = blank;
   }
@@ -128,9 +136,21 @@ export class Out {
   }
 
   toString(): string {
-    return this.text;
+    return this.pieces === undefined ? this.text : this.pieces.join("") + this.text;
+  }
+
+  /** Moves `text`, flattened, to `pieces`. */
+  private flattenText(): void {
+    // Reading a character of a string joined by reference makes V8 copy it into one.
+    this.text.charCodeAt(0);
+    if (this.pieces === undefined) this.pieces = [this.text];
+    else this.pieces.push(this.text);
+    this.text = "";
   }
 }
+
+/** Characters of output joined by reference before they are flattened into one string. */
+const FLAT_PIECE = 64 * 1024;
 
 /** A line break that starts a line with text: every line after the first but the blank ones. */
 const TEXT_LINE_START = /\n(?=[^\n])/g;

@@ -218,6 +218,19 @@ describe("links and images", () => {
 });
 
 describe("text and whitespace", () => {
+  it("writes a long output whole, in Markdown and text, blocks inside a list item included", () => {
+    // Output past 64 KiB is kept in pieces; none may be lost or put out of order.
+    const words = Array.from({ length: 12_000 }, (_, i) => `w${i}`);
+    const paragraphs = words.map((w) => `<p>${w} <a href="/${w}">${w}</a></p>`).join("");
+    expect(md(paragraphs)).toBe(
+      words.map((w) => `${w} [${w}](https://example.com/${w})`).join("\n\n"),
+    );
+    expect(text(paragraphs)).toBe(words.map((w) => `${w} ${w}`).join("\n\n"));
+    expect(md(`<ul><li>${words.map((w) => `<p>${w}</p>`).join("")}</li></ul>`)).toBe(
+      `- ${words.join("\n\n  ")}`,
+    );
+  });
+
   it("collapses whitespace like a browser, NBSP included", () => {
     expect(md("<p>  a \n\t b&nbsp;&nbsp;c  </p>")).toBe("a b c");
     // Each kind of run alone in a text: spaces only, a lone tab, newline or NBSP, a hidden one.
