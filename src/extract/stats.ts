@@ -253,26 +253,26 @@ function measureFrom(root: DomElement, links: number, measurement: Measurement |
   return rootStats;
 }
 
-/** A text node as measureFrom sees it: the tree gives each one slots for its counts. */
+/**
+ * A text node as measureFrom sees it: the tree gives each one slots for its counts, -1 until
+ * they are taken.
+ */
 interface Counted {
-  measuredData: string | undefined;
   measuredChars: number;
   measuredCommas: number;
 }
 
 /**
  * The counts of a text node's data, kept on the node: a page is measured several times over,
- * and its text changes far less often than it is measured.
+ * and the tree's text never changes once it is built.
  */
 function countsOf(text: DomText & Counted): { chars: number; commas: number } {
-  const { data } = text;
-  if (text.measuredData === data) {
+  if (text.measuredChars >= 0) {
     measured.chars = text.measuredChars;
     measured.commas = text.measuredCommas;
     return measured;
   }
-  const counts = measureData(data);
-  text.measuredData = data;
+  const counts = measureData(text.data);
   text.measuredChars = counts.chars;
   text.measuredCommas = counts.commas;
   return counts;
