@@ -312,6 +312,10 @@ function removeShortBlocks(
       passed = onlyChild(node);
       return true;
     }
+    // A table cell is never taken itself, which would move the cells after it a column left;
+    // what it holds is asked.
+    const tag = tagOf(node);
+    if (tag === "td" || tag === "th") return true;
     // A phrase with text beside it on its line is the sentence's whatever it says (a link in a
     // paragraph), and is not read. One whose only child is an element still is: when a rule
     // takes the phrase, that child, alone inside it, is asked in turn.

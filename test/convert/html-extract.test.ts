@@ -1053,6 +1053,18 @@ git init</code></pre>
     expect(content).not.toMatch(/^\W*Advertisement/im);
   });
 
+  it("keeps a table cell that reads as furniture, so no column moves; its content may go", () => {
+    const html = `<body><main>${prose("Article", 3)}<table>
+      <tr><th>Shortcut</th><th>Action</th><th>Learn more</th></tr>
+      <tr><td>Ctrl+C</td><td>Copy</td><td><a href="/docs/copy">Docs</a></td></tr>
+      <tr><td>Ctrl+P</td><td>Print</td><td><div>Learn more</div></td></tr></table></main></body>`;
+    const { content } = convertHtml(html, { url: "https://docs.example.com/keys" });
+    expect(content).toContain("| Shortcut | Action | Learn more |");
+    expect(content).toContain("| Ctrl+C | Copy | [Docs](https://docs.example.com/docs/copy) |");
+    // The block inside the cell still goes, and the cell stays, empty.
+    expect(content).toContain("| Ctrl+P | Print | |");
+  });
+
   it("drops a 'Read more from …', 'Most popular posts' or 'Similar threads' section after the post", () => {
     const html = `<body><article><h1>Top agencies</h1>${prose("Agency", 6)}
       <h2>Read more from our in-house experts.</h2><h3><a href="/b/1">Top 35 agencies</a></h3>
