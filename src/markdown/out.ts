@@ -18,10 +18,12 @@ export class Out {
    */
   private text = "";
   /**
-   * The output before `text`, once it outgrew FLAT_PIECE characters: flattened pieces. The parts
-   * of a long output joined by reference (millions of small strings and the joins between them)
-   * all lived until the end and were copied by every young-generation collection on the way;
-   * flattened a piece at a time, they die young.
+   * The output before `text`, once it outgrew FLAT_PIECE characters, when this is the output of
+   * the whole render (`flattens`): flattened pieces. The parts of a long output joined by
+   * reference (millions of small strings and the joins between them) all lived until the end
+   * and were copied by every young-generation collection on the way; flattened a piece at a
+   * time, they die young. A nested frame's output is passed up by reference instead: flattened
+   * at every level, a list nested 16 deep was copied 16 times.
    */
   private pieces: string[] | undefined;
   /** Newlines owed before the next content (0–2). */
@@ -41,11 +43,13 @@ export class Out {
    *   copy a deep list's or quote's text once per level).
    * @param blankIndent What a blank line after the first starts with: empty, or inside a quote
    *   the indentation up to its marker (`>` in Markdown), so the quote goes on across the line.
+   * @param flattens Whether this is the output of the whole render, flattened as it grows.
    */
   constructor(
     private readonly hardBreak: string,
     readonly indent = "",
     readonly blankIndent = "",
+    private readonly flattens = false,
   ) {}
 
   /** Appends inline content, paying owed separators first and indenting its lines. */
@@ -94,7 +98,7 @@ export class Out {
     this.owed = 0;
     this.hard = false;
     this.text += text;
-    if (this.text.length > FLAT_PIECE) this.flattenText();
+    if (this.flattens && this.text.length > FLAT_PIECE) this.flattenText();
     this.empty = false;
     this.blank = blank;
   }

@@ -140,7 +140,7 @@ class Renderer {
     private readonly dialect: Dialect,
     private readonly baseUrl: string | undefined,
   ) {
-    this.frames = [{ kind: "root", el: null, out: this.newOut() }];
+    this.frames = [{ kind: "root", el: null, out: new Out(dialect.hardBreak, "", "", true) }];
   }
 
   run(root: DomElement): string {
