@@ -207,10 +207,13 @@ const BYLINE_NAMES = /(?:^|[\s_-])(?:author|authors|byline|author-name|writer)(?
 const BYLINE_PREFIX = /^(?:(?:written|posted|published|reviewed|edited)\s+)?by\s*:?\s+/i;
 
 function isByline(el: DomElement, itemprop: string, elNames: string): boolean {
-  if (tagOf(el) === "a" && /(?:^|\s)author(?:\s|$)/i.test(attr(el, "rel"))) return true;
+  if (tagOf(el) === "a" && AUTHOR_REL.test(attr(el, "rel"))) return true;
   if (itemprop === "author") return true;
-  return BYLINE_NAMES.test(elNames);
+  return elNames !== NO_NAMES && BYLINE_NAMES.test(elNames);
 }
+
+/** A link's `rel` naming the page's author. */
+const AUTHOR_REL = /(?:^|\s)author(?:\s|$)/i;
 
 /** A name from the page's byline elements: short text, "By" and trailing dates cut off. */
 function bylineAuthor(bylines: readonly DomElement[]): string | undefined {
@@ -253,7 +256,12 @@ export function gatherMetadata(document: DomDocument): RawMetadata {
     if (raw.datePublished === undefined && itemprop === "datepublished") {
       raw.datePublished = attr(el, "content") || attr(el, "datetime") || undefined;
     }
-    if (raw.dateText === undefined && dateTries < MAX_DATE_TRIES && DATE_NAME.test(elNames)) {
+    if (
+      raw.dateText === undefined &&
+      dateTries < MAX_DATE_TRIES &&
+      elNames !== NO_NAMES &&
+      DATE_NAME.test(elNames)
+    ) {
       dateTries++;
       raw.dateText = readDateText(el);
     }
@@ -298,9 +306,13 @@ const MAX_DATE_TEXT = 60;
 /** Words before the date itself. */
 const DATE_LEAD = /^(?:published|posted|updated|on|date)[:\s]*/i;
 
+/** Class and id of an element, a space between them: NO_NAMES when it has neither. */
 function names(el: DomElement): string {
   return `${attr(el, "class")} ${attr(el, "id")}`;
 }
+
+/** What `names` gives an element with no class and no id (most of a page's). */
+const NO_NAMES = " ";
 
 /** The date an element shows in its text, normalized, if it is short and reads as one. */
 function readDateText(el: DomElement): string | undefined {
