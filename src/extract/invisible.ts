@@ -440,12 +440,21 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   return (
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
     (tag === "dialog" && !el.hasAttribute("open")) ||
-    CONDITION_INVISIBLE.test(attr(el, "class"))
+    hasClass(el, CONDITION_INVISIBLE)
   );
 }
 
 /** Webflow's class for elements a CMS condition hides (`display: none !important`). */
 const CONDITION_INVISIBLE = /(?:^|\s)w-condition-invisible(?:\s|$)/;
+
+/**
+ * Whether `el` has a class attribute that `pattern` finds: most elements have none, and are
+ * answered without running the pattern.
+ */
+function hasClass(el: DomElement, pattern: RegExp): boolean {
+  const names = el.getAttribute("class");
+  return names !== null && pattern.test(names.trim());
+}
 
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {
@@ -485,7 +494,8 @@ const STATUS_READ_NODES = 100;
 
 /** True for a short live-region message: a screen reader's announcement, not page text. */
 function isStatusMessage(el: DomElement): boolean {
-  if (!STATUS_ROLES.has(attr(el, "role").toLowerCase())) return false;
+  const role = attr(el, "role");
+  if (role === "" || !STATUS_ROLES.has(role.toLowerCase())) return false;
   const text = textWithin(el, STATUS_READ_CHARS, STATUS_READ_NODES);
   return text !== undefined && text.trim().length <= MAX_STATUS_CHARS;
 }
@@ -498,7 +508,7 @@ function isStatusMessage(el: DomElement): boolean {
 function isFormStatus(el: DomElement, holdsForm: Map<DomElement, boolean>): boolean {
   const classes = attr(el, "class");
   // Every name FORM_STATUS matches holds one of these: most classes are ruled out at once.
-  if (!FORM_STATUS_HINT.test(classes)) return false;
+  if (classes === "" || !FORM_STATUS_HINT.test(classes)) return false;
   const names = classes.split(/\s+/);
   if (!names.some((name) => name.length <= MAX_STATUS_NAME && FORM_STATUS.test(name))) return false;
   const parent = el.parentNode;
