@@ -362,7 +362,8 @@ function boilerplateKind(
   if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
-  if (BREADCRUMB_TYPE.test(attr(el, "itemtype"))) return "chrome";
+  const itemtype = attr(el, "itemtype");
+  if (itemtype !== "" && BREADCRUMB_TYPE.test(itemtype)) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
   return kindByNames(names);
 }
@@ -375,7 +376,7 @@ function boilerplateKind(
  */
 function namesToRead(el: DomElement, tag: string, inHeading: boolean): string {
   const names = telltaleNames(el, tag, inHeading);
-  return tag === "a" ? names.replace(LINK_OVERLAY, " ") : names;
+  return tag === "a" && names !== "" ? names.replace(LINK_OVERLAY, " ") : names;
 }
 
 /** What kind of boilerplate class and id `names` say an element is, if any. */

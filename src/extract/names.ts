@@ -58,6 +58,7 @@ export function namesOf(el: DomElement): string {
  */
 export function telltaleNames(el: DomElement, tag: string, inHeading = false): string {
   const names = namesOf(el);
+  if (names === "") return names;
   const own = inHeading || isHeadingTag(tag);
   return withoutTextSlugs(own ? names.replace(HEADING_OWN_WORDS, " ") : names, el);
 }
