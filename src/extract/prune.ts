@@ -148,7 +148,8 @@ function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): vo
       if (tag === "a" && openLinks === 0 && looksLikeButton(node)) buttonLike.push(node);
       if (captions && openFigcaptions === 0) {
         // Captions and credits outside a <figure>, named so by their class.
-        if (PHOTO_CAPTION_NAMES.test(attr(node, "class"))) {
+        const classes = attr(node, "class");
+        if (classes !== "" && PHOTO_CAPTION_NAMES.test(classes)) {
           named.push(node);
           return false;
         }
@@ -184,8 +185,9 @@ function isEcho(el: DomElement, tag: string): boolean {
     before = before.previousSibling;
   }
   if (before === null || el.firstElementChild !== null) return false;
-  const text = textOf(el);
-  return text.length >= MIN_ECHO_CHARS && textOf(before) === text;
+  // What comes before is read first: most often it is a comma or a word, too short to echo.
+  const previous = textOf(before);
+  return previous.length >= MIN_ECHO_CHARS && textOf(el) === previous;
 }
 
 /** Shorter repeats can be meant ("no, no"). */
@@ -227,7 +229,12 @@ function headingText(el: DomElement): string {
 
 /** True for a link styled as a button or named as an action. */
 function looksLikeButton(link: DomElement): boolean {
-  return BUTTON_CLASS.test(attr(link, "class")) || attr(link, "role").toLowerCase() === "button";
+  const classes = attr(link, "class");
+  const role = attr(link, "role");
+  return (
+    (classes !== "" && BUTTON_CLASS.test(classes)) ||
+    (role !== "" && role.toLowerCase() === "button")
+  );
 }
 
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */
