@@ -214,9 +214,11 @@ export function collectBlocks(
     const el = b.el;
     const s = stats.get(el)!;
     const parent = el.parentNode;
-    const parentStats = isElement(parent) ? stats.get(parent) : undefined;
+    // What lies outside the root counts for nothing: the model learned without it.
+    const parentStats = isElement(parent) && el !== root ? stats.get(parent) : undefined;
     const grand = isElement(parent) ? parent.parentNode : null;
-    const grandStats = isElement(grand) ? stats.get(grand) : undefined;
+    const grandStats =
+      isElement(grand) && parent !== root && el !== root ? stats.get(grand) : undefined;
     const siblingCount = isElement(parent) ? (parentBlocks.get(parent) ?? 1) : 1;
     const prev = found[i - 1];
     const next = found[i + 1];

@@ -106,6 +106,18 @@ class Measurement implements StatsMap {
     return true;
   }
 
+  /**
+   * True when this measurement, caught up, holds `root`'s stats and those of everything under
+   * it as a measurement of `root` would: `root` is its root or below it with no link between
+   * (a link above counts all text below as link text). The main content, measured again by each
+   * pass of cleaning, is measured once with the body around it.
+   */
+  covers(root: DomElement): boolean {
+    if (root === this.root) return true;
+    const slot = (root as unknown as Slotted).textStats;
+    return slot !== undefined && slot.by === this.id && linksUpTo(root, this.root) === 0;
+  }
+
   get(el: DomElement): TextStats | undefined {
     const slot = (el as unknown as Slotted).textStats;
     if (slot === undefined) return undefined;
@@ -146,9 +158,9 @@ class Measurement implements StatsMap {
  */
 export function measureText(root: DomElement): StatsMap {
   const previous = latest;
-  if (previous?.root === root && previous.catchUp(removals)) {
+  if (previous?.catchUp(removals)) {
     removals.length = 0;
-    return previous;
+    if (previous.covers(root)) return previous;
   }
   const measurement = new Measurement(root);
   measureFrom(root, 0, measurement);
