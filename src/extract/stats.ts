@@ -62,7 +62,8 @@ let measurements = 0;
  */
 class Measurement implements StatsMap {
   readonly root: DomElement;
-  readonly id = ++measurements;
+  /** Its id, which its elements' stats carry; a new one retires them (see catchUp). */
+  id = ++measurements;
 
   constructor(root: DomElement) {
     this.root = root;
@@ -73,9 +74,17 @@ class Measurement implements StatsMap {
    * each node's measures are subtracted from its former parent and every element above it up to
    * the root, if that chain still reaches the root (a node taken out of a subtree taken out
    * since is in that subtree's measures, which go whole). False when a node's measures are not
-   * this measurement's, and only measuring again will do.
+   * this measurement's, and only measuring again will do: the measurement then takes a new id,
+   * so that the stats it had subtracted from in part are measured afresh if it is still asked.
    */
   catchUp(taken: readonly DomNode[]): boolean {
+    if (this.subtract(taken)) return true;
+    this.id = ++measurements;
+    return false;
+  }
+
+  /** catchUp's subtractions; false at the first node whose measures are not this one's. */
+  private subtract(taken: readonly DomNode[]): boolean {
     for (let i = 0; i < taken.length; i += 2) {
       const node = taken[i]!;
       const parent = taken[i + 1]!;

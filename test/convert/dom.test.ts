@@ -188,4 +188,24 @@ describe("measureText", () => {
     expect(caughtUp).toEqual(snapshot());
     expect(caughtUp[0]).toMatchObject({ chars: 47, linkChars: 20, commas: 2 });
   });
+
+  it("answers for an element inside the latest root, with no link between, as its own measurement would", () => {
+    const html = `<div id=r><nav><a href=/a>Home</a></nav><section><p>One, two
+      <a href=/b>three</a></p><p>gone, too</p></section><a href=/c><b>linked</b></a></div>`;
+    const root = bodyOf(`<body>${html}</body>`).firstElementChild!;
+    const [, section, link] = childElements(root) as [DomElement, DomElement, DomElement];
+    const whole = measureText(root);
+    childElements(section)[1]!.remove();
+    const inner = measureText(section);
+    const fromWhole = inner.get(section.firstElementChild!);
+    forgetMeasurements();
+    expect(measureText(section).get(section)).toMatchObject({ chars: 14, linkChars: 5, commas: 1 });
+    expect(fromWhole).toMatchObject({ chars: 14, linkChars: 5, commas: 1 });
+    expect(whole.get(section)).toMatchObject({ chars: 14, linkChars: 5, commas: 1 });
+    // Below a link, text is link text only when the link is measured too.
+    expect(measureText(link.firstElementChild!).get(link.firstElementChild!)).toMatchObject({
+      chars: 6,
+      linkChars: 0,
+    });
+  });
 });
