@@ -185,7 +185,7 @@ function isEcho(el: DomElement, tag: string): boolean {
     before = before.previousSibling;
   }
   if (before === null || el.firstElementChild !== null) return false;
-  // What comes before is read first: most often it is a comma or a word, too short to echo.
+  // What comes before is read first: most often it is too short to echo (a comma, "and").
   const previous = textOf(before);
   return previous.length >= MIN_ECHO_CHARS && textOf(el) === previous;
 }
