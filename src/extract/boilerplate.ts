@@ -14,6 +14,7 @@
 
 import {
   attr,
+  attrMatches,
   type DomElement,
   type DomNode,
   hasDescendant,
@@ -362,8 +363,7 @@ function boilerplateKind(
   if (role !== "" && CHROME_ROLES.has(role)) return "chrome";
   if (PATTERN_EXEMPT_TAGS.has(tag) || role === "main") return undefined;
   if (attr(el, "itemprop").toLowerCase() === "articlebody") return undefined;
-  const itemtype = attr(el, "itemtype");
-  if (itemtype !== "" && BREADCRUMB_TYPE.test(itemtype)) return "chrome";
+  if (attrMatches(el, "itemtype", BREADCRUMB_TYPE)) return "chrome";
   if (isRemarkOnAnswer(el)) return "comments";
   return kindByNames(names);
 }

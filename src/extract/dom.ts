@@ -117,6 +117,15 @@ export function attr(el: DomElement, name: string): string {
 }
 
 /**
+ * True when `el` has attribute `name` and `pattern` finds its trimmed value. Most elements have
+ * no class, role or itemtype, and are answered without running the pattern.
+ */
+export function attrMatches(el: DomElement, name: string, pattern: RegExp): boolean {
+  const value = el.getAttribute(name);
+  return value !== null && pattern.test(value.trim());
+}
+
+/**
  * Visits the descendants of `root` in document order without recursion. `enter` is called for
  * every node and returns whether to descend into it; `exit` is called, after its children, for
  * every element that was descended into. The tree must not change during the walk: collect

@@ -10,6 +10,7 @@
 
 import {
   attr,
+  attrMatches,
   childElements,
   type DomElement,
   type DomNode,
@@ -440,21 +441,12 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
   return (
     (el.hasAttribute("hidden") && attr(el, "hidden").toLowerCase() !== "until-found") ||
     (tag === "dialog" && !el.hasAttribute("open")) ||
-    hasClass(el, CONDITION_INVISIBLE)
+    attrMatches(el, "class", CONDITION_INVISIBLE)
   );
 }
 
 /** Webflow's class for elements a CMS condition hides (`display: none !important`). */
 const CONDITION_INVISIBLE = /(?:^|\s)w-condition-invisible(?:\s|$)/;
-
-/**
- * Whether `el` has a class attribute that `pattern` finds: most elements have none, and are
- * answered without running the pattern.
- */
-function hasClass(el: DomElement, pattern: RegExp): boolean {
-  const names = el.getAttribute("class");
-  return names !== null && pattern.test(names.trim());
-}
 
 /** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
 function isStyleHidden(el: DomElement): boolean {

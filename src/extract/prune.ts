@@ -10,6 +10,7 @@
 
 import {
   attr,
+  attrMatches,
   childElements,
   type DomElement,
   type DomNode,
@@ -148,8 +149,7 @@ function removeEchoesButtonsAndCaptions(root: DomElement, captions: boolean): vo
       if (tag === "a" && openLinks === 0 && looksLikeButton(node)) buttonLike.push(node);
       if (captions && openFigcaptions === 0) {
         // Captions and credits outside a <figure>, named so by their class.
-        const classes = attr(node, "class");
-        if (classes !== "" && PHOTO_CAPTION_NAMES.test(classes)) {
+        if (attrMatches(node, "class", PHOTO_CAPTION_NAMES)) {
           named.push(node);
           return false;
         }
@@ -229,12 +229,7 @@ function headingText(el: DomElement): string {
 
 /** True for a link styled as a button or named as an action. */
 function looksLikeButton(link: DomElement): boolean {
-  const classes = attr(link, "class");
-  const role = attr(link, "role");
-  return (
-    (classes !== "" && BUTTON_CLASS.test(classes)) ||
-    (role !== "" && role.toLowerCase() === "button")
-  );
+  return attrMatches(link, "class", BUTTON_CLASS) || attr(link, "role").toLowerCase() === "button";
 }
 
 /** Page furniture on any page: ad labels, share prompts, reading times, skip links. */

@@ -94,10 +94,11 @@ onPrototype(TreeText, TEXT_NODE, "#text");
 class TreeComment extends TreeText {}
 onPrototype(TreeComment, COMMENT_NODE, "#comment");
 
-/** Gives every node of `type` its `nodeType` and `nodeName` on the prototype. */
-function onPrototype(type: { prototype: object }, nodeType: number, nodeName: string): void {
+/** Gives every node of `type` its `nodeType`, and its `nodeName` if given, on the prototype. */
+function onPrototype(type: { prototype: object }, nodeType: number, nodeName?: string): void {
   Object.defineProperty(type.prototype, "nodeType", { value: nodeType });
-  Object.defineProperty(type.prototype, "nodeName", { value: nodeName });
+  if (nodeName !== undefined)
+    Object.defineProperty(type.prototype, "nodeName", { value: nodeName });
 }
 
 abstract class TreeParent extends TreeNode {
@@ -264,7 +265,7 @@ class TreeElement extends TreeParent implements DomElement {
   }
 }
 
-Object.defineProperty(TreeElement.prototype, "nodeType", { value: ELEMENT_NODE });
+onPrototype(TreeElement, ELEMENT_NODE); // its nodeName is its tag name, a getter
 
 /** The attributes of an element created without any. */
 const NO_ATTRIBUTES: readonly string[] = Object.freeze([]);

@@ -19,13 +19,13 @@ export class Out {
   private text = "";
   /**
    * The output before `text`, once it outgrew FLAT_PIECE characters, when this is the output of
-   * the whole render (`flattens`): flattened pieces. The parts of a long output joined by
-   * reference (millions of small strings and the joins between them) all lived until the end
+   * the whole render (undefined otherwise): flattened pieces. The parts of a long output joined
+   * by reference (millions of small strings and the joins between them) all lived until the end
    * and were copied by every young-generation collection on the way; flattened a piece at a
    * time, they die young. A nested frame's output is passed up by reference instead: flattened
    * at every level, a list nested 16 deep was copied 16 times.
    */
-  private pieces: string[] | undefined;
+  private readonly pieces: string[] | undefined;
   /** Newlines owed before the next content (0–2). */
   private owed = 0;
   /** The owed single newline is a `<br>`. */
@@ -49,8 +49,10 @@ export class Out {
     private readonly hardBreak: string,
     readonly indent = "",
     readonly blankIndent = "",
-    private readonly flattens = false,
-  ) {}
+    flattens = false,
+  ) {
+    this.pieces = flattens ? [] : undefined;
+  }
 
   /** Appends inline content, paying owed separators first and indenting its lines. */
   inline(text: string): void {
@@ -98,7 +100,7 @@ export class Out {
     this.owed = 0;
     this.hard = false;
     this.text += text;
-    if (this.flattens && this.text.length > FLAT_PIECE) this.flattenText();
+    if (this.pieces !== undefined && this.text.length > FLAT_PIECE) this.flattenText();
     this.empty = false;
     this.blank = blank;
   }
@@ -147,8 +149,7 @@ export class Out {
   private flattenText(): void {
     // Reading a character of a string joined by reference makes V8 copy it into one.
     this.text.charCodeAt(0);
-    if (this.pieces === undefined) this.pieces = [this.text];
-    else this.pieces.push(this.text);
+    this.pieces!.push(this.text);
     this.text = "";
   }
 }
