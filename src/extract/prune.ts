@@ -73,6 +73,16 @@ const DEDUPE_TAGS = new Set([
 ]);
 /** Repeats shorter than this are kept ("Read more", prices, dates repeat legitimately). */
 const MIN_DUPLICATE_CHARS = 40;
+/**
+ * Shortest element other than a block compared whole for repeats: a card or a feature list, not
+ * a label or a price line that repeats legitimately.
+ */
+const MIN_REPEATED_TREE_CHARS = 80;
+/**
+ * Longest element compared whole: a larger one repeated has its parts compared instead, and
+ * reading every large element's text would cost a page's size times its depth.
+ */
+const MAX_REPEATED_TREE_CHARS = 5000;
 
 /** Longest heading read as a section label ("Related articles"); longer ones are titles. */
 const MAX_SECTION_HEADING_CHARS = 80;
@@ -109,7 +119,7 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
   removeShortBlocks(root, MAX_DISCLOSURE_CHARS, rules);
   if (pageType === "product") removeProductAsides(root);
   removeLinkLists(root);
-  removeDuplicateBlocks(root);
+  removeRepeats(root);
   if (pageType === "forum") removeRepeatedQuotes(root);
 }
 
@@ -851,17 +861,54 @@ function linkText(el: DomElement): [number, number] {
   return [textLength(el), links];
 }
 
-function removeDuplicateBlocks(root: DomElement): void {
-  const seen = new Set<string>();
+/**
+ * Removes what repeats text shown earlier in `root`: a block said twice, or a larger element
+ * (a card grid, a section) laid out again for another screen size or carousel frame. A code
+ * sample and a table's rows and cells are never taken for repeating: a sample or a header row
+ * is repeated on purpose, and a cell taken would move the cells after it a column left.
+ */
+function removeRepeats(root: DomElement): void {
+  const blocks = new Set<string>();
+  const trees = new Set<string>();
+  // Measured once: reading each element's text on the way down would cost size × depth.
+  const stats = measureText(root);
   const doomed: DomElement[] = [];
-  walk(root, (node) => {
-    if (!isElement(node)) return false;
-    if (!DEDUPE_TAGS.has(tagOf(node))) return true;
-    const text = textOf(node);
-    if (text.length < MIN_DUPLICATE_CHARS) return false;
-    if (seen.has(text)) doomed.push(node);
-    else seen.add(text);
-    return false;
-  });
+  let opaque: DomElement | null = null; // the table or code block being walked through
+  walk(
+    root,
+    (node) => {
+      if (!isElement(node)) return false;
+      const tag = tagOf(node);
+      if (DEDUPE_TAGS.has(tag)) {
+        const text = textOf(node);
+        if (text.length < MIN_DUPLICATE_CHARS) return false;
+        if (blocks.has(text)) doomed.push(node);
+        else blocks.add(text);
+        return false;
+      }
+      if (opaque !== null) return true;
+      if (tag === "pre") {
+        opaque = node;
+        return true;
+      }
+      const chars = stats.get(node)?.chars ?? 0;
+      // An element holding all of its parent's text (a wrapper's only child) was compared as it.
+      const parent = node.parentNode;
+      const wrapped = parent !== root && stats.get(parent as DomElement)?.chars === chars;
+      if (chars >= MIN_REPEATED_TREE_CHARS && chars <= MAX_REPEATED_TREE_CHARS && !wrapped) {
+        const text = textOf(node);
+        if (trees.has(text)) {
+          doomed.push(node);
+          return false;
+        }
+        trees.add(text);
+      }
+      if (tag === "table") opaque = node;
+      return true;
+    },
+    (el) => {
+      if (el === opaque) opaque = null;
+    },
+  );
   for (const el of doomed) el.remove();
 }

@@ -1065,6 +1065,25 @@ git init</code></pre>
     expect(content).toContain("| Ctrl+P | Print | |");
   });
 
+  it("drops a section laid out again for another screen, not a repeated header row or sample", () => {
+    const stats = `<div class="stats"><div><span>3.6x</span><span>faster time to market</span></div>
+      <div><span>50%</span><span>shorter planning process</span></div>
+      <div><span>100M+</span><span>people collaborating every day</span></div></div>`;
+    const table = (
+      n: number,
+    ) => `<table><tr><th>Attribute</th><th>Data type</th><th>Supported values and their meaning</th><th>Example</th></tr>
+      <tr><td>field${n}</td><td>string</td><td>any text of up to 80 characters</td><td>value ${n}</td></tr></table>`;
+    const sample = `<pre><code>${"const answer = compute(input, { retries: 3, timeout: 1000 });\n".repeat(2)}</code></pre>`;
+    const html = `<body><main>${prose("Lead", 3)}<div class="desktop">${stats}</div>
+      <div class="mobile">${stats}</div>${prose("Middle", 3)}${table(1)}${table(2)}
+      <p>Before the change:</p>${sample}<p>After the change, the call is the same:</p>${sample}</main></body>`;
+    const { content } = convertHtml(html);
+    expect(content.match(/faster time to market/g)).toHaveLength(1);
+    // Each table keeps its header row, and the sample shown twice on purpose stays twice.
+    expect(content.match(/\| Attribute \| Data type/g)).toHaveLength(2);
+    expect(content.match(/const answer = compute/g)).toHaveLength(4);
+  });
+
   it("drops a 'Read more from …', 'Most popular posts' or 'Similar threads' section after the post", () => {
     const html = `<body><article><h1>Top agencies</h1>${prose("Agency", 6)}
       <h2>Read more from our in-house experts.</h2><h3><a href="/b/1">Top 35 agencies</a></h3>
