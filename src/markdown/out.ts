@@ -47,11 +47,23 @@ export class Out {
    */
   constructor(
     private readonly hardBreak: string,
-    readonly indent = "",
-    readonly blankIndent = "",
+    public indent = "",
+    public blankIndent = "",
     flattens = false,
   ) {
     this.pieces = flattens ? [] : undefined;
+  }
+
+  /** Empties a nested frame's output for reuse, as `new Out(hardBreak, indent, blankIndent)`. */
+  reset(indent: string, blankIndent: string): void {
+    this.indent = indent;
+    this.blankIndent = blankIndent;
+    this.text = "";
+    this.owed = 0;
+    this.hard = false;
+    this.empty = true;
+    this.blank = true;
+    this.blocky = false;
   }
 
   /** Appends inline content, paying owed separators first and indenting its lines. */

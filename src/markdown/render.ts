@@ -87,22 +87,44 @@ const INLINE_FRAMES = new Set<FrameKind>(["emphasis", "link"]);
 /** Frames that indent or prefix their lines. */
 const PREFIX_FRAMES = new Set<FrameKind>(["quote", "item", "definition"]);
 
-/** An element being rendered and the output it collects. */
+/**
+ * An element being rendered and the output it collects. Every field is present in every frame
+ * (one object shape), and a closed frame is reused for the next one opened: a table's cells and
+ * rows each opened a frame and an output that lived only until the cell closed, a third of what
+ * rendering a table allocated.
+ */
 interface Frame {
   kind: FrameKind;
   el: DomElement | null;
   out: Out;
-  level?: number;
-  emphasis?: EmphasisKind;
-  href?: string;
+  level: number | undefined;
+  emphasis: EmphasisKind | undefined;
+  href: string | undefined;
   /** Lists: next item number, or `undefined` for bullets. */
-  next?: number;
+  next: number | undefined;
   /** List items: `"- "` or `"3. "`. */
-  marker?: string;
-  table?: TableModel;
+  marker: string | undefined;
+  table: TableModel | undefined;
   /** Tables: rows are inside `<thead>`. */
-  inHead?: boolean;
-  row?: TableRow;
+  inHead: boolean | undefined;
+  row: TableRow | undefined;
+}
+
+/** A frame of `kind` for `el` collecting into `out`, its other fields unset. */
+function newFrame(kind: FrameKind, el: DomElement | null, out: Out): Frame {
+  return {
+    kind,
+    el,
+    out,
+    level: undefined,
+    emphasis: undefined,
+    href: undefined,
+    next: undefined,
+    marker: undefined,
+    table: undefined,
+    inHead: undefined,
+    row: undefined,
+  };
 }
 
 /**
@@ -119,6 +141,8 @@ export function render(root: DomElement, dialect: Dialect, options: RenderOption
 /** One render's state. */
 class Renderer {
   private readonly frames: Frame[];
+  /** Closed frames, to be opened again. */
+  private readonly spare: Frame[] = [];
   /** Collapsed whitespace seen since the last content, written before the next. */
   private pendingSpace = false;
   /** A `case` seam before the next text (see `seamBefore`). */
@@ -140,7 +164,7 @@ class Renderer {
     private readonly dialect: Dialect,
     private readonly baseUrl: string | undefined,
   ) {
-    this.frames = [{ kind: "root", el: null, out: new Out(dialect.hardBreak, "", "", true) }];
+    this.frames = [newFrame("root", null, new Out(dialect.hardBreak, "", "", true))];
   }
 
   run(root: DomElement): string {
@@ -152,10 +176,6 @@ class Renderer {
     }
     this.flushText();
     return this.frames[0]!.out.toString().trim();
-  }
-
-  private newOut(indent = "", blankIndent = ""): Out {
-    return new Out(this.dialect.hardBreak, indent, blankIndent);
   }
 
   private get top(): Frame {
@@ -315,6 +335,7 @@ class Renderer {
     if (frame.emphasis !== undefined) this.emphasisDepth[frame.emphasis]--;
     this.close(frame);
     if (frame.out.owesLineBreak()) this.top.out.lineBreak();
+    this.release(frame);
   }
 
   /**
@@ -323,11 +344,34 @@ class Renderer {
    * of the items and quotes they are in; other frames' content is indented where it is added).
    */
   private push(kind: FrameKind, el: DomElement, indent = "", blankIndent = ""): Frame {
-    const frame: Frame = { kind, el, out: this.newOut(indent, blankIndent) };
+    const spare = this.spare.pop();
+    let frame: Frame;
+    if (spare === undefined) {
+      frame = newFrame(kind, el, new Out(this.dialect.hardBreak, indent, blankIndent));
+    } else {
+      frame = spare;
+      frame.kind = kind;
+      frame.el = el;
+      frame.out.reset(indent, blankIndent);
+    }
     this.frames.push(frame);
     if (PREFIX_FRAMES.has(kind)) this.prefixDepth++;
     if (kind === "link") this.linkDepth++;
     return frame;
+  }
+
+  /** Keeps a closed frame for reuse, holding nothing of what it rendered. */
+  private release(frame: Frame): void {
+    frame.el = null;
+    frame.level = undefined;
+    frame.emphasis = undefined;
+    frame.href = undefined;
+    frame.next = undefined;
+    frame.marker = undefined;
+    frame.table = undefined;
+    frame.inHead = undefined;
+    frame.row = undefined;
+    this.spare.push(frame);
   }
 
   /** The nearest open frame of `kind`. */
