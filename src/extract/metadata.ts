@@ -8,6 +8,7 @@
 import { normalizeDate } from "./date.js";
 import {
   attr,
+  attrMatches,
   type DomDocument,
   type DomElement,
   isElement,
@@ -207,7 +208,7 @@ const BYLINE_NAMES = /(?:^|[\s_-])(?:author|authors|byline|author-name|writer)(?
 const BYLINE_PREFIX = /^(?:(?:written|posted|published|reviewed|edited)\s+)?by\s*:?\s+/i;
 
 function isByline(el: DomElement, itemprop: string, elNames: string): boolean {
-  if (tagOf(el) === "a" && AUTHOR_REL.test(attr(el, "rel"))) return true;
+  if (tagOf(el) === "a" && attrMatches(el, "rel", AUTHOR_REL)) return true;
   if (itemprop === "author") return true;
   return elNames !== NO_NAMES && BYLINE_NAMES.test(elNames);
 }
