@@ -13,6 +13,7 @@
  */
 
 import {
+  attrMatches,
   contains,
   type DomDocument,
   type DomElement,
@@ -55,15 +56,20 @@ const DOMINANT_ARTICLE_RATIO = 3;
 export function selectMainContent(body: DomElement, document: DomDocument): DomElement {
   const wrappers = wrapLooseText(body, document);
   const stats = measureText(body);
-  const root = chooseRoot(body, document, stats, wrappers);
+  const members = chooseRoot(body, stats, wrappers);
   // A page whose only text is its site header or footer (a shop that builds everything else
   // with scripts) has no main content: handing back the footer would pass a menu off as it.
   // (Choosing the body changed nothing in it, so its stats still hold.)
-  if (root !== body && inPageChrome(root, body, stats)) return document.createElement("div");
-  if (root === body && footerShare(body, stats) >= FOOTER_ONLY_SHARE) {
+  if (members[0] === body) {
+    return footerShare(body, stats) >= FOOTER_ONLY_SHARE ? document.createElement("div") : body;
+  }
+  if (members.every((el) => inPageChrome(el, body, stats) || inNamedFooter(el, body))) {
     return document.createElement("div");
   }
-  return root;
+  if (members.length === 1) return members[0]!;
+  const wrapper = document.createElement("div");
+  for (const el of members) wrapper.appendChild(el);
+  return wrapper;
 }
 
 /** Share of a page's text in its footers from which the footer is all there is. */
@@ -107,7 +113,10 @@ const SWALLOWED_PAGE_SHARE = 0.7;
 /** Sectioning content: a `<header>` or `<footer>` inside one belongs to it, not to the page. */
 const SECTIONING_TAGS = new Set(["article", "aside", "main", "nav", "section"]);
 
-/** Share of `body`'s text inside footers (`<footer>`, `role=contentinfo`). */
+/**
+ * Share of `body`'s text inside footers: `<footer>`, `role=contentinfo`, and the footers pages
+ * built of `<div>`s name so (see isNamedFooter).
+ */
 function footerShare(body: DomElement, stats: StatsMap): number {
   const total = stats.get(body)?.chars ?? 0;
   if (total === 0) return 0;
@@ -115,33 +124,62 @@ function footerShare(body: DomElement, stats: StatsMap): number {
   walk(body, (node) => {
     if (!isElement(node)) return false;
     const role = node.getAttribute("role")?.trim().toLowerCase();
-    if (tagOf(node) !== "footer" && role !== "contentinfo") return true;
+    if (tagOf(node) !== "footer" && role !== "contentinfo" && !isNamedFooter(node)) return true;
     inFooters += stats.get(node)?.chars ?? 0;
     return false;
   });
   return inFooters / total;
 }
 
-/** The main-content root, before the check that it is not the page's chrome. */
+/** True when `el` is or lies within an element named a footer, below `body`. */
+function inNamedFooter(el: DomElement, body: DomElement): boolean {
+  for (let node: DomNode | null = el; isElement(node) && node !== body; node = node.parentNode) {
+    if (isNamedFooter(node)) return true;
+  }
+  return false;
+}
+
+/**
+ * "footer" as a whole `-`/`_`-separated word of a class or id (`site-footer`, `part-footer`),
+ * not denied (Weebly's content is `wsite-not-footer`).
+ */
+const FOOTER_NAME = /(?:^|\s|(?<!\b(?:not|non|no))[_-])footer(?=$|[\s_-])/i;
+
+/**
+ * True for an element whose class or id calls it a footer and that holds none of the page's own
+ * parts (a title, a `<main>` or `<article>`, a header or navigation): a layout's wrapper can be
+ * named for its sticky footer, and an article's footer ends the article, not the page.
+ */
+function isNamedFooter(el: DomElement): boolean {
+  if (!attrMatches(el, "class", FOOTER_NAME) && !attrMatches(el, "id", FOOTER_NAME)) return false;
+  return !hasDescendant(el, (node) => PAGE_PART_TAGS.has(tagOf(node)) || isMainLandmark(node));
+}
+
+/** Parts of a page a footer does not hold. */
+const PAGE_PART_TAGS = new Set(["h1", "main", "article", "header", "nav"]);
+
+/**
+ * The main-content root, before the check that it is not the page's chrome: one element (`body`
+ * when nothing smaller will do), or the best block and its content siblings, to be gathered.
+ */
 function chooseRoot(
   body: DomElement,
-  document: DomDocument,
   stats: StatsMap,
   wrappers: ReadonlySet<DomElement>,
-): DomElement {
+): readonly DomElement[] {
   const bodyStats = stats.get(body);
-  if (!bodyStats || bodyStats.chars === 0) return body;
+  if (!bodyStats || bodyStats.chars === 0) return [body];
   const accept = (candidate: TextStats, el?: DomElement): boolean =>
     isEnough(candidate, bodyStats) ||
     (el !== undefined && isEnough(candidate, withoutChrome(body, el, stats, bodyStats)));
 
   for (const candidate of declaredRoots(body, stats)) {
     const candidateStats = stats.get(candidate);
-    if (candidateStats && accept(candidateStats, candidate)) return candidate;
+    if (candidateStats && accept(candidateStats, candidate)) return [candidate];
   }
 
   const members = bestBlock(body, stats, wrappers);
-  if (members === undefined) return body;
+  if (members === undefined) return [body];
   const combined = members.reduce<TextStats>(
     (sum, el) => {
       const s = stats.get(el);
@@ -151,11 +189,7 @@ function chooseRoot(
     },
     { chars: 0, linkChars: 0, commas: 0 },
   );
-  if (!accept(combined)) return body;
-  if (members.length === 1) return members[0]!;
-  const wrapper = document.createElement("div");
-  for (const el of members) wrapper.appendChild(el);
-  return wrapper;
+  return accept(combined) ? members : [body];
 }
 
 /**

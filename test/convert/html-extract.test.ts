@@ -250,6 +250,20 @@ describe("extract: main", () => {
     expect(convertHtml(section).content).toContain("A long standfirst sentence");
   });
 
+  it("returns nothing for a page whose only text is a footer built of <div>s and named so", () => {
+    const columns = ["About us", "Support", "Programs"].map(
+      (title) =>
+        `<div class="col"><div class="col-title">${title}</div>${Array.from({ length: 6 }, (_, i) => `<div class="item">${title} entry number ${i}</div>`).join("")}</div>`,
+    );
+    const blurb = `<div class="signup"><p>${"Stay ahead of every sale and sign up for early alerts. ".repeat(3)}</p></div>`;
+    const footer = `<div class="container-part-footer"><div class="inner">${columns.join("")}${blurb}</div></div>`;
+    const page = (name: string) =>
+      `<body><div id="app"><div class="spinner">Loading</div></div>${footer.replace("container-part-footer", name)}</body>`;
+    expect(convertHtml(page("container-part-footer")).content).toBe("");
+    // A name that denies being the footer is not one.
+    expect(convertHtml(page("wsite-not-footer")).content).toContain("Support entry number 3");
+  });
+
   it("drops account prompts and calls to action standing alone, not inside a sentence", () => {
     const html = `<body><article><h1>Pruning roses</h1>${prose("Roses", 4)}
       <p><a href="/login">Log in</a></p><p>Create an account</p><p><a href="/c">Contact us</a></p>
