@@ -21,7 +21,15 @@ import {
   type RenderMode,
 } from "../values.js";
 import { addContentFlags, type CommandContext, callFlags } from "./flags.js";
-import { type CliIO, EXIT, errorJson, errorLine, USAGE_CODES, withNewline } from "./io.js";
+import {
+  type CliIO,
+  EXIT,
+  errorJson,
+  errorLine,
+  titleLine,
+  USAGE_CODES,
+  withNewline,
+} from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
 import { keepBaselineWasm } from "./short-run.js";
 import type { CliTexts } from "./texts.js";
@@ -160,7 +168,10 @@ async function fetchCommand(
           const text = schema
             ? JSON.stringify(s.value.data, null, 2)
             : s.value.content + listsText(s.value, labels);
-          io.stdout.write(urls.length === 1 ? withNewline(text) : section(s.value, text));
+          const single = wholePage(s.value, flags)
+            ? titleLine(s.value.title, s.value.format) + text
+            : text;
+          io.stdout.write(urls.length === 1 ? withNewline(single) : section(s.value, text));
         } else {
           io.stderr.write(errorLine(s.reason, urls.length > 1 ? urls[i] : undefined, t));
         }
@@ -205,6 +216,28 @@ function jsonSingle(entry: unknown): unknown {
     return { error: (entry as { error: unknown }).error };
   return entry;
 }
+
+/**
+ * True when one URL's output is its page's whole main content from the start, printed as a
+ * document under its title: not the whole page (`--full`), selected parts, passages, an answer,
+ * data, a later slice, no content at all, or content that is not an HTML page's.
+ */
+function wholePage(result: FetchResult, flags: FetchFlags): boolean {
+  return (
+    !flags.full &&
+    !flags.includeSelector?.length &&
+    !flags.excludeSelector?.length &&
+    flags.query === undefined &&
+    flags.prompt === undefined &&
+    flags.schema === undefined &&
+    result.startIndex === 0 &&
+    result.content !== "" &&
+    HTML_TYPES.has(result.contentType.split(";")[0]!.trim().toLowerCase())
+  );
+}
+
+/** Media types of HTML pages. */
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** One URL's section when there are several: its final URL as a comment, its title, its text. */
 function section(result: FetchResult, text: string): string {

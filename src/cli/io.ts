@@ -1,7 +1,7 @@
 /** What every CLI command shares: its streams, exit statuses, global flags and error output. */
 import { isWebFetchError } from "../errors.js";
 import type { ErrorInfo, ToolErrorCode } from "../tools/texts.js";
-import type { Locale } from "../values.js";
+import type { Locale, OutputFormat } from "../values.js";
 import { type CliTexts, cliTexts } from "./texts.js";
 
 /** The streams and environment the CLI runs with. */
@@ -56,6 +56,17 @@ export function errorLine(error: unknown, url?: string, texts: CliTexts = cliTex
     ...(location ? { location } : {}),
   };
   return `webfetch: ${url ? `${url}: ` : ""}${code}: ${texts.errorMessage(info)}\n`;
+}
+
+/**
+ * A page's title over its content, for a page printed alone as a document: a heading in
+ * Markdown, a line in text, nothing in other formats. The main content leaves out a heading that
+ * only repeats the title; callers add this only where the content is that whole main content.
+ */
+export function titleLine(title: string | undefined, format: OutputFormat): string {
+  if (!title) return "";
+  if (format === "markdown") return `# ${title}\n\n`;
+  return format === "text" ? `${title}\n\n` : "";
 }
 
 export function withNewline(text: string): string {

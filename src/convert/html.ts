@@ -23,6 +23,7 @@ import { pruneContent } from "../extract/prune.js";
 import { applySelectors, type PageSelectors } from "../extract/selectors.js";
 import { forgetMeasurements, measureText } from "../extract/stats.js";
 import { looksLikeThread } from "../extract/threads.js";
+import { removeTitleHeading } from "../extract/title-heading.js";
 import { documentBaseUrl } from "../extract/url.js";
 import { toHtml } from "../markdown/clean-html.js";
 import { toMarkdown } from "../markdown/serialize.js";
@@ -79,7 +80,7 @@ export interface ConvertedDocument extends PageMetadata {
  * @example
  * const doc = convertHtml(html, { url: "https://example.com/post" });
  * doc.title; // "Post title"
- * doc.content; // "# Post title\n\nFirst paragraph with a [link](https://example.com/x)."
+ * doc.content; // "First paragraph with a [link](https://example.com/x)." (the title's <h1> is left out)
  */
 export function convertHtml(html: string, options: ConvertHtmlOptions = {}): ConvertedDocument {
   if (typeof html !== "string") throw new TypeError("convertHtml: html must be a string");
@@ -227,7 +228,7 @@ export interface PageContent {
 /**
  * Cleans `body` and returns the element whose content is the page's: with "full", `body` rid of
  * invisible content; with "main", also rid of boilerplate, the chosen root, pruned of furniture
- * by rules and then by the learned block scorer.
+ * by rules and then by the learned block scorer, and of an opening heading that repeats the title.
  */
 export function contentRoot(
   document: DomDocument,
@@ -246,6 +247,7 @@ export function contentRoot(
     pruneContent(root, pageType);
     trimEdges(root, { pageType, author: metadata.author, baseUrl });
     if (scoreBlocks) removeFurnitureBlocks(root, pageType);
+    removeTitleHeading(root, metadata.title);
     return { root, pageType };
   } finally {
     // The passes' text measurements are of no use past them, and would keep the page.

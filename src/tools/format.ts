@@ -114,13 +114,21 @@ export function warningLines(result: FetchResult, env: TextEnv): string[] {
   return (result.warnings ?? []).map((w) => `${env.texts.labels.warning}: ${w}`);
 }
 
-/** One section per URL, `---` between them, then the failed URLs. */
+/**
+ * One section per URL (its URL, its title, its warnings, its content), `---` between them, then
+ * the failed URLs.
+ */
 export function extractText(result: ExtractResult, env: TextEnv): string {
   const t = env.texts.extract;
+  const { labels } = env.texts;
   const sections = result.results.map(
     (r) =>
-      [t.item(r.url), ...warningLines(r, env), contentText(r, env)].join("\n") +
-      listsText(r, env.texts.labels),
+      [
+        t.item(r.url),
+        ...(r.title ? [`${labels.title}: ${r.title}`] : []),
+        ...warningLines(r, env),
+        contentText(r, env),
+      ].join("\n") + listsText(r, labels),
   );
   const failed = result.failed.map((f) =>
     t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),

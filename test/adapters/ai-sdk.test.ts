@@ -38,7 +38,7 @@ describe("webfetch/ai-sdk", () => {
     const output = call!.output as ToolResult;
     expect(output.isError).toBe(false);
     expect(output.structured).toMatchObject({ url, title: "Fixture Article" });
-    expect(output.text.startsWith(`Title: Fixture Article\nURL: ${url}\n\n# Fixture Article`)).toBe(
+    expect(output.text.startsWith(`Title: Fixture Article\nURL: ${url}\n\nParagraph 1 of`)).toBe(
       true,
     );
     expect(toolMessage(model)?.content).toEqual([

@@ -34,7 +34,7 @@ describe("webfetch/anthropic", () => {
     const url = `http://fixture.test:${suite.server.port}/article`;
     // Text alone: only a screenshot makes the content a list of blocks.
     const text = typeof ok.content === "string" ? ok.content : "";
-    expect(text.startsWith(`Title: Fixture Article\nURL: ${url}\n\n# Fixture Article`)).toBe(true);
+    expect(text.startsWith(`Title: Fixture Article\nURL: ${url}\n\nParagraph 1 of`)).toBe(true);
     // The same text the tool itself gives: the adapter only translates.
     const direct = await toolBox(suite.t.web).tool("web_fetch").call(article!.input);
     expect(ok.content).toBe(direct.text);

@@ -24,11 +24,17 @@ const allow = () => ["--allow-address", `127.0.0.1:${server.port}`];
 const page = (path: string) => `http://127.0.0.1:${server.port}${path}`;
 
 describe("webfetch CLI (run)", () => {
-  it("prints Markdown for `webfetch <url>`", async () => {
+  it("prints Markdown for `webfetch <url>`, under the page's title", async () => {
     const r = await cli([page("/article"), ...allow()]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("# Fixture Article");
+    // The content leaves out the <h1> that repeats the title; the CLI prints the title once.
+    expect(r.stdout).toMatch(/^# Fixture Article\n\nParagraph 1 of the article/);
+    expect(r.stdout.split("Fixture Article").length - 1).toBe(9); // the title, 8 paragraphs
     expect(r.stderr).toBe("");
+    const text = await cli([page("/article"), "--extract-mode", "text", ...allow()]);
+    expect(text.stdout).toMatch(/^Fixture Article\n\nParagraph 1 of the article/);
+    const sliced = await cli([page("/article"), "--start-index", "10", ...allow()]);
+    expect(sliced.stdout).not.toContain("# Fixture Article");
   });
 
   it("`fetch --json` prints the result object", async () => {

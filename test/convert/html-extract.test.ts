@@ -250,6 +250,38 @@ describe("extract: main", () => {
     expect(convertHtml(section).content).toContain("A long standfirst sentence");
   });
 
+  it("leaves out the opening heading that repeats the title, and only that one", () => {
+    const page = (head: string, body: string) =>
+      `<html><head><title>${head}</title></head><body><article>${body}${prose("Story", 4)}</article></body></html>`;
+    // Case and runs of whitespace aside, the heading is the title: the result carries it.
+    const same = convertHtml(
+      page("Rivers return to the city", "<h1>Rivers  return to the City</h1>"),
+    );
+    expect(same.title).toMatch(/^Rivers return to the city$/i);
+    expect(same.content).not.toContain("# Rivers");
+    expect(same.content.startsWith("Story is a sentence")).toBe(true);
+    // A heading that says more than the title, or one after the content's first text, stays.
+    const other = convertHtml(
+      page(
+        "Rivers return to the city",
+        "<h1>Rivers return to the city, and the fish follow them upstream</h1>",
+      ),
+    );
+    expect(other.content).toContain(
+      "# Rivers return to the city, and the fish follow them upstream",
+    );
+    const later = convertHtml(
+      page(
+        "Rivers return",
+        `<p>${"A lead paragraph, before the heading. ".repeat(3)}</p><h2>Rivers return</h2>`,
+      ),
+    );
+    expect(later.content).toContain("## Rivers return");
+    // The whole page is the whole page.
+    const full = convertHtml(page("Rivers return", "<h1>Rivers return</h1>"), { extract: "full" });
+    expect(full.content).toContain("# Rivers return");
+  });
+
   it("returns nothing for a page whose only text is a footer built of <div>s and named so", () => {
     const columns = ["About us", "Support", "Programs"].map(
       (title) =>

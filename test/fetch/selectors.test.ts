@@ -21,7 +21,7 @@ describe("includeSelectors and excludeSelectors", () => {
     expect(scoped.content).toContain("Paragraph 1 of the article");
     expect(scoped.content.indexOf("Paragraph 8")).toBeLessThan(scoped.content.indexOf("Buy our"));
     const whole = await web.fetch(article());
-    expect(whole.content).toContain("# Fixture Article");
+    expect(whole.content).toContain("Paragraph 1 of the article about Fixture Article.");
     expect(whole.content).not.toContain("Buy our product");
     const again = await web.fetch(article(), {
       includeSelectors: ["aside.ad", "article"],

@@ -29,7 +29,7 @@ describe("llm filter", () => {
     const sent = body(servers.model.requests[0]);
     expect(sent.messages[0]).toEqual({ role: "system", content: FILTER_SYSTEM });
     expect(sent.messages[1].content).toMatch(
-      /^<page>\n# Guide[\s\S]*<\/page>\n\nInstruction: only the upgrade section$/,
+      /^<page>\nAn introduction to Guide[\s\S]*<\/page>\n\nInstruction: only the upgrade section$/,
     );
     await web.close();
     expect(recorder.refused).toEqual([]);

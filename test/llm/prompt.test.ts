@@ -59,7 +59,7 @@ describe("prompt with an OpenAI chat-completions model", () => {
     expect(sent.messages[1].role).toBe("user");
     const user = sent.messages[1].content as string;
     expect(user).toMatch(
-      /^URL: http:\/\/fixture\.test:\d+\/guide\nTitle: Guide\n\n<page>\n# Guide/,
+      /^URL: http:\/\/fixture\.test:\d+\/guide\nTitle: Guide\n\n<page>\nAn introduction to Guide/,
     );
     expect(user).toContain("## upgrades");
     expect(user.endsWith("</page>\n\nTask: How long are the upgrade steps?")).toBe(true);

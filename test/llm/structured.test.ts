@@ -71,7 +71,7 @@ describe("schema with a JSON Schema", () => {
       startIndex: 0,
     });
     // The content is the page's, paged as usual, not the model's reply.
-    expect(result.content.startsWith("# Guide")).toBe(true);
+    expect(result.content.startsWith("An introduction to Guide")).toBe(true);
     expect(result.prompt).toBeUndefined();
     expect(result.warnings).toBeUndefined();
   });

@@ -26,7 +26,7 @@ describe("formats over the service", () => {
     expect(html.status).toBe(200);
     const page = (await html.json()) as { format: string; content: string };
     expect(page.format).toBe("html");
-    expect(page.content).toContain("<h1>Fixture Article</h1>");
+    expect(page.content).toContain("<p>Paragraph 1 of the article about Fixture Article.");
     expect(page.content).toContain(`<a href="${s.page("/related")}">the related page</a>`);
     const raw = await s.post("/v1/fetch", { url: s.page("/article"), extract_mode: "raw" });
     expect(((await raw.json()) as { content: string }).content).toBe(
@@ -90,7 +90,7 @@ describe("formats over the service", () => {
     expect(res.headers.get("content-security-policy")).toContain("sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const body = await res.text();
-    expect(body.startsWith("<article>\n<h1>Fixture Article</h1>")).toBe(true);
+    expect(body.startsWith("<article>\n<p>Paragraph 1 of the article")).toBe(true);
     expect(body).not.toContain("Home");
     const raw = await s.get(`/${s.page("/article")}`, { "x-return-format": "raw" });
     expect(raw.status).toBe(400);

@@ -68,7 +68,7 @@ describe("the playground's files", () => {
     const res = await s.get(`/${s.page("/article")}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
-    expect(await res.text()).toContain("# Fixture Article");
+    expect(await res.text()).toContain("Paragraph 1 of the article about Fixture Article.");
   });
 
   it("answers the host guard's 403 to a foreign Host, as every route does", async () => {

@@ -51,7 +51,7 @@ describe("/v1/fetch with schema", () => {
     const result = (await res.json()) as Record<string, unknown>;
     expect(result.data).toEqual({ title: "Guide" });
     expect(result.model).toBe("test-model");
-    expect(result.content).toMatch(/^# Guide/);
+    expect(result.content).toMatch(/^An introduction to Guide/);
     expect(result.truncated).toBe(true);
     const sent = JSON.parse(model.server.requests[0]!.body);
     expect(sent.messages[1].content).toContain(JSON.stringify(SCHEMA));

@@ -96,6 +96,7 @@ describe("web_extract tool", () => {
         "## Extracted content",
         "",
         `### URL: ${article}`,
+        "Title: Fixture Article",
         results[0]!.content,
         "",
         "---",
