@@ -41,7 +41,10 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
         });
         // The whole main content prints under its title, which it leaves out.
         const whole =
-          !flags.full && !flags.includeSelector?.length && !flags.excludeSelector?.length;
+          !flags.full &&
+          !flags.includeSelector?.length &&
+          !flags.excludeSelector?.length &&
+          doc.content !== "";
         const text =
           (whole ? titleLine(doc.title, flags.extractMode ?? "markdown") : "") + doc.content;
         cli.io.stdout.write(flags.json ? `${JSON.stringify(doc, null, 2)}\n` : withNewline(text));

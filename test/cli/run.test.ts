@@ -226,6 +226,17 @@ describe("webfetch CLI (run)", () => {
     );
     expect(s.status).toBe(0);
     expect(JSON.parse(s.stdout).content).toContain("From stdin.");
+    // The title prints once, over the content that leaves its <h1> out.
+    const titled = await cli(
+      ["convert", "-"],
+      "<html><head><title>Notes</title></head><body><main><h1>Notes</h1><p>Body text.</p></main></body></html>",
+    );
+    expect(titled.stdout).toBe("# Notes\n\nBody text.\n");
+    const full = await cli(
+      ["convert", "-", "--full"],
+      "<html><head><title>Notes</title></head><body><main><h1>Notes</h1><p>Body text.</p></main></body></html>",
+    );
+    expect(full.stdout).toBe("# Notes\n\nBody text.\n");
   });
 });
 
