@@ -216,7 +216,8 @@ describe("the tools and the CLI", () => {
         );
       });
       expect(out.status).toBe(0);
-      expect(out.stdout).toContain("<h1>Fixture Article</h1>");
+      // The <h1> only repeats the title; HTML output prints no title above the content.
+      expect(out.stdout.startsWith("<article>\n<p>Paragraph 1 of the article")).toBe(true);
       expect(out.stdout).toContain(`<a href="http://127.0.0.1:${suite.server.port}/related">`);
     },
   );
