@@ -26,6 +26,12 @@ export type RobotsPolicy = (typeof ROBOTS_POLICIES)[number];
 export const NETWORK_MODES = ["enabled", "none"] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];
 
+/** Media types of HTML pages: what a browser renders, and what is extracted as a page. */
+export const HTML_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  "text/html",
+  "application/xhtml+xml",
+]);
+
 /** Languages of the surfaces' own lines. */
 export const LOCALES = ["en", "ja"] as const;
 export type Locale = (typeof LOCALES)[number];

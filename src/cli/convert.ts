@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { WebFetchError } from "../errors.js";
 import { type CommandContext, callFlags } from "./flags.js";
-import { EXIT, type GlobalFlags, titleLine, withNewline } from "./io.js";
+import { EXIT, type GlobalFlags, titleLine, wholeMainContent, withNewline } from "./io.js";
 import { type CallFlags, refuseConflicts, selectorOptions } from "./setup.js";
 
 interface ConvertFlags
@@ -40,11 +40,7 @@ export function addConvertCommand(program: Command, cli: CommandContext): void {
           ...selectorOptions(flags),
         });
         // The whole main content prints under its title, which it leaves out.
-        const whole =
-          !flags.full &&
-          !flags.includeSelector?.length &&
-          !flags.excludeSelector?.length &&
-          doc.content !== "";
+        const whole = wholeMainContent(flags) && doc.content !== "";
         const text =
           (whole ? titleLine(doc.title, flags.extractMode ?? "markdown") : "") + doc.content;
         cli.io.stdout.write(flags.json ? `${JSON.stringify(doc, null, 2)}\n` : withNewline(text));

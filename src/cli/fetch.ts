@@ -15,6 +15,7 @@ import type { FetchResult, Screenshot } from "../result.js";
 import { listsText } from "../tools/format.js";
 import { textsFor } from "../tools/texts.js";
 import {
+  HTML_MEDIA_TYPES,
   REDIRECT_POLICIES,
   RENDER_MODES,
   type RedirectPolicy,
@@ -28,6 +29,7 @@ import {
   errorLine,
   titleLine,
   USAGE_CODES,
+  wholeMainContent,
   withNewline,
 } from "./io.js";
 import { type CallFlags, callOptions, cliSetup, refuseConflicts } from "./setup.js";
@@ -224,20 +226,15 @@ function jsonSingle(entry: unknown): unknown {
  */
 function wholePage(result: FetchResult, flags: FetchFlags): boolean {
   return (
-    !flags.full &&
-    !flags.includeSelector?.length &&
-    !flags.excludeSelector?.length &&
+    wholeMainContent(flags) &&
     flags.query === undefined &&
     flags.prompt === undefined &&
     flags.schema === undefined &&
     result.startIndex === 0 &&
     result.content !== "" &&
-    HTML_TYPES.has(result.contentType.split(";")[0]!.trim().toLowerCase())
+    HTML_MEDIA_TYPES.has(result.contentType)
   );
 }
-
-/** Media types of HTML pages. */
-const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** One URL's section when there are several: its final URL as a comment, its title, its text. */
 function section(result: FetchResult, text: string): string {

@@ -69,6 +69,18 @@ export function titleLine(title: string | undefined, format: OutputFormat): stri
   return format === "text" ? `${title}\n\n` : "";
 }
 
+/**
+ * True when the flags print a page's whole main content, the content that leaves the title out:
+ * not the whole page (`--full`) nor parts chosen by selectors.
+ */
+export function wholeMainContent(flags: {
+  full?: boolean;
+  includeSelector?: string[];
+  excludeSelector?: string[];
+}): boolean {
+  return !flags.full && !flags.includeSelector?.length && !flags.excludeSelector?.length;
+}
+
 export function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }

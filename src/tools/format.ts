@@ -52,7 +52,7 @@ export function contentText(result: FetchResult, env: TextEnv): string {
 export function pageText(result: FetchResult, env: TextEnv): string {
   const { labels } = env.texts;
   const header = [
-    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
+    ...titleLines(result.title, env),
     `${labels.url}: ${result.finalUrl}`,
     ...(result.savedPath ? [`${labels.savedPath}: ${result.savedPath}`] : []),
     ...(result.note ? [result.note] : []),
@@ -69,7 +69,7 @@ export function pageText(result: FetchResult, env: TextEnv): string {
 export function dataText(result: FetchResult, env: TextEnv): string {
   const { labels } = env.texts;
   const header = [
-    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
+    ...titleLines(result.title, env),
     `${labels.url}: ${result.finalUrl}`,
     ...warningLines(result, env),
   ];
@@ -109,6 +109,11 @@ export function screenshotLine(shot: Screenshot, env: TextEnv): string {
   return env.texts.screenshot({ width: shot.width, height: shot.height, bytes });
 }
 
+/** The `Title: …` line of a page that has a title, as a list of none or one. */
+export function titleLines(title: string | undefined, env: TextEnv): string[] {
+  return title ? [`${env.texts.labels.title}: ${title}`] : [];
+}
+
 /** One `Warning: …` line per warning of the result. */
 export function warningLines(result: FetchResult, env: TextEnv): string[] {
   return (result.warnings ?? []).map((w) => `${env.texts.labels.warning}: ${w}`);
@@ -120,15 +125,14 @@ export function warningLines(result: FetchResult, env: TextEnv): string[] {
  */
 export function extractText(result: ExtractResult, env: TextEnv): string {
   const t = env.texts.extract;
-  const { labels } = env.texts;
   const sections = result.results.map(
     (r) =>
       [
         t.item(r.url),
-        ...(r.title ? [`${labels.title}: ${r.title}`] : []),
+        ...titleLines(r.title, env),
         ...warningLines(r, env),
         contentText(r, env),
-      ].join("\n") + listsText(r, labels),
+      ].join("\n") + listsText(r, env.texts.labels),
   );
   const failed = result.failed.map((f) =>
     t.failedItem(f.url, env.texts.errorMessage({ code: f.code, message: f.message })),
@@ -173,10 +177,10 @@ export function mapText(result: MapResult, env: TextEnv, limit: number): string 
  * warnings and content.
  */
 export function crawlPageText(page: CrawlPage, n: number, env: TextEnv, withId: boolean): string {
-  const { crawl: t, labels } = env.texts;
+  const { crawl: t } = env.texts;
   return [
     t.item(n, page.finalUrl, page.depth, withId ? page.id : undefined),
-    ...(page.title ? [`${labels.title}: ${page.title}`] : []),
+    ...titleLines(page.title, env),
     ...warningLines(page, env),
     "",
     contentText(page, env) + listsText(page, env.texts.labels),
@@ -224,10 +228,7 @@ export function contextHeading(query: string, env: TextEnv): string {
 /** A summary, then each match grep-style: `N: line` for matches, `N- line` around them. */
 export function grepText(result: GrepResult, env: TextEnv): string {
   const { labels, grep: t } = env.texts;
-  const header = [
-    ...(result.title ? [`${labels.title}: ${result.title}`] : []),
-    `${labels.url}: ${result.finalUrl}`,
-  ];
+  const header = [...titleLines(result.title, env), `${labels.url}: ${result.finalUrl}`];
   const notes = [
     ...(result.fallback === "invalid-regex" ? [t.invalidRegex] : []),
     ...(result.fallback === "slow-regex" ? [t.slowRegex] : []),

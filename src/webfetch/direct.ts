@@ -15,7 +15,7 @@ import type { Captured } from "../render/screenshot.js";
 import { looksLikeAppShell } from "../render/shell.js";
 import type { PhaseTimings } from "../result.js";
 import { inSpan, SPANS } from "../trace.js";
-import type { RenderMode } from "../values.js";
+import { HTML_MEDIA_TYPES, type RenderMode } from "../values.js";
 import type { ScreenshotWarning } from "../warnings.js";
 import type { ResolvedCall, ScreenshotCall } from "./call.js";
 import type { Resources } from "./resources.js";
@@ -255,5 +255,5 @@ function shotOf(
 
 /** HTML types, the ones a browser can render. */
 function isHtml(contentType: string): boolean {
-  return contentType === "text/html" || contentType === "application/xhtml+xml";
+  return HTML_MEDIA_TYPES.has(contentType);
 }
