@@ -71,6 +71,11 @@ export class Out {
     if (text !== "") this.append(this.indentLines(text), this.blank && !NOT_SPACE.test(text));
   }
 
+  /** Appends inline content that holds no line break, so has no line to indent. */
+  inlineLine(text: string): void {
+    if (text !== "") this.append(text, this.blank && !NOT_SPACE.test(text));
+  }
+
   /**
    * Appends the output of a nested list, item or definition, whose lines are indented already
    * (its `indent` starts with this one's), and which is `blank` when it is only whitespace.
@@ -154,7 +159,9 @@ export class Out {
   }
 
   toString(): string {
-    return this.pieces === undefined ? this.text : this.pieces.join("") + this.text;
+    if (this.pieces === undefined || this.pieces.length === 0) return this.text;
+    // One join of every piece: joining the last one on after would copy the whole output again.
+    return [...this.pieces, this.text].join("");
   }
 
   /** Moves `text`, flattened, to `pieces`. */

@@ -535,6 +535,12 @@ class Renderer {
 
   /** Collapses and writes a run of text; with `href`, as the whole text of a link to it. */
   private text(data: string, href?: string): void {
+    if (isCollapsibleSpace(data)) {
+      // Only whitespace, the commonest text between elements: one space, written before what
+      // comes next (and a link around nothing but a space is left out).
+      this.pendingSpace = true;
+      return;
+    }
     let text = UNCLEAN.test(data) ? data.replace(INVISIBLE, "").replace(COLLAPSIBLE, " ") : data;
     // A link's text starts its own (empty) output.
     const lineStart = href !== undefined || this.top.out.atLineStart();
@@ -554,8 +560,9 @@ class Renderer {
     context.inLink = href !== undefined || this.linkDepth > 0;
     const escaped = this.dialect.escape(core, context);
     // A link whose text is only a space that trim takes (U+2009) is left out, as is any empty link.
-    if (href === undefined) frame.out.inline(escaped);
-    else if (escaped.trim() !== "") frame.out.inline(this.dialect.link(escaped, href));
+    // Collapsed text holds no line break, nor does a link around it.
+    if (href === undefined) frame.out.inlineLine(escaped);
+    else if (escaped.trim() !== "") frame.out.inlineLine(this.dialect.link(escaped, href));
     this.lastTextChar = core[core.length - 1]!;
     if (text.endsWith(" ")) this.pendingSpace = true;
   }
@@ -618,6 +625,19 @@ class Renderer {
     this.push("link", el).href = url;
     return true;
   }
+}
+
+/**
+ * True when `data` is nothing but whitespace that collapses to one space (COLLAPSIBLE's
+ * characters), tested without a pattern: most texts are short, and a pattern's setup costs more
+ * than reading them.
+ */
+function isCollapsibleSpace(data: string): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 160) return false;
+  }
+  return data !== "";
 }
 
 /** The columns a cell spans, by its `colspan`: 1 to MAX_COLSPAN. */

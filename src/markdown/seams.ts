@@ -12,7 +12,9 @@ const WIDGET_ROLES = new Set(["button", "tab", "menuitem", "option"]);
 
 /** Buttons, tabs, menu items: a box of its own, whatever text stands around it. */
 export function isWidget(el: DomElement, tag: string): boolean {
-  return tag === "button" || WIDGET_ROLES.has(attr(el, "role").toLowerCase());
+  if (tag === "button") return true;
+  const role = el.getAttribute("role"); // most elements have none
+  return role !== null && WIDGET_ROLES.has(role.trim().toLowerCase());
 }
 
 /**
