@@ -178,7 +178,10 @@ export function removeInvisible(body: DomElement): void {
     (el) => {
       if (isTitleHolder(tagOf(el))) keepButtons--;
       if (tagOf(el) === "pre") preDepth--;
-      if (styleHidden.open[styleHidden.open.length - 1] === el) styleHidden.open.pop();
+      // Most pages have no element hidden by style: the list is asked for its length first, as
+      // reading index -1 of an empty array is a property lookup, many times slower than an index.
+      const { open } = styleHidden;
+      if (open.length > 0 && open[open.length - 1] === el) open.pop();
     },
   );
   // The scripts' code is read only on a page with streamed segments: most pages have none,

@@ -524,8 +524,9 @@ function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
     root,
     (node) => {
       if (isText(node)) {
-        const top = frames[frames.length - 1];
-        if (top) appendText(top, node.data);
+        // Outside every list there is no frame (and reading index -1 of an empty array is a
+        // property lookup, many times slower than an index).
+        if (frames.length > 0) appendText(frames[frames.length - 1]!, node.data);
         return false;
       }
       if (!isElement(node)) return false;
@@ -550,8 +551,8 @@ function measureLists(root: DomElement): Map<DomElement, ListMeasure> {
       const frame = frames.pop()!;
       const chars = runLength(frame);
       if (!frame.link) measures.set(el, { links: frame.links, linkChars: frame.linkChars, chars });
-      const parent = frames[frames.length - 1];
-      if (!parent) return;
+      if (frames.length === 0) return;
+      const parent = frames[frames.length - 1]!;
       appendRun(parent, frame.length, frame.startsWithSpace, frame.endsWithSpace);
       // A link counts once for the lists around it, up to the nearest link around it, which
       // hides it; a list passes up what it counted unless a link is around it.
