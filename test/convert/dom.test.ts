@@ -113,6 +113,18 @@ describe("parsed elements", () => {
     expect(named.hasAttribute("title")).toBe(false);
     expect(named.getAttribute("title")).toBeNull();
   });
+
+  it("find an attribute asked in any case after names of the same length and letter", () => {
+    const body = bodyOf('<body><p class="x" data-a="1">named</p></body>');
+    const p = body.firstElementChild!;
+    // Asked in lower case first, missing and found: then each in other cases.
+    for (const name of ["cover", "class", "data-b", "data-a"]) p.getAttribute(name);
+    expect(p.getAttribute("clasS")).toBe("x");
+    expect(p.getAttribute("CLASS")).toBe("x");
+    expect(p.hasAttribute("Data-A")).toBe(true);
+    expect(p.getAttribute("coveR")).toBeNull();
+    expect(p.getAttribute("class")).toBe("x");
+  });
 });
 
 describe("measureText", () => {
