@@ -15,6 +15,8 @@ export interface Dialect {
   heading(level: number, content: string): string;
   emphasis(kind: EmphasisKind, content: string): string;
   inlineCode(code: string): string;
+  /** A resolved URL as the form holds it in a link or an image (what `link` and `image` get). */
+  url(resolved: string): string;
   link(content: string, href: string): string;
   /** `""` to leave images out. */
   image(alt: string, src: string): string;

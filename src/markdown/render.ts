@@ -157,6 +157,11 @@ class Renderer {
   private linkDepth = 0;
   private prefixDepth = 0;
   private readonly emphasisDepth: Record<EmphasisKind, number> = { strong: 0, em: 0, del: 0 };
+  /**
+   * The dialect writes the base URL's scheme and authority as they are (or there is no base, and
+   * a path from the root stays as it is): see linkTarget.
+   */
+  private readonly keepsBaseStart: boolean;
   /** Where the text being escaped lands: one object, set for each text (escape keeps none). */
   private readonly escapeContext: EscapeContext = { lineStart: false, inLink: false };
 
@@ -165,6 +170,8 @@ class Renderer {
     private readonly baseUrl: string | undefined,
   ) {
     this.frames = [newFrame("root", null, new Out(dialect.hardBreak, "", "", true))];
+    const start = baseUrl === undefined ? "" : schemeAndAuthority(baseUrl);
+    this.keepsBaseStart = start !== undefined && dialect.url(start) === start;
   }
 
   run(root: DomElement): string {
@@ -600,10 +607,25 @@ class Renderer {
     const src = imageSource(el, this.baseUrl);
     if (src === undefined) return;
     const alt = attr(el, "alt").replace(COLLAPSIBLE, " ").trim();
-    const rendered = this.dialect.image(alt, src);
+    const rendered = this.dialect.image(alt, this.dialect.url(src));
     if (rendered === "") return;
     const frame = this.placeSpace();
     frame.out.inline(rendered);
+  }
+
+  /**
+   * `resolved`, the URL `href` resolves to, as the dialect writes it. A path from the root that
+   * the dialect keeps as it is resolves to the base's scheme and authority followed by the path
+   * (percent-encoded where the two differ, which adds no character the dialect rewrites), so the
+   * dialect keeps the resolved URL too when it keeps the base's start: the URL, joined from the
+   * two by reference, is then not read (reading it first made V8 copy it into one string, a
+   * quarter of rendering a page of links).
+   */
+  private linkTarget(href: string, resolved: string): string {
+    if (this.keepsBaseStart && ROOT_PATH.test(href) && this.dialect.url(href) === href) {
+      return resolved;
+    }
+    return this.dialect.url(resolved);
   }
 
   /** `<a href>` opens a link frame; unsafe or nested links keep only their text. */
@@ -611,8 +633,9 @@ class Renderer {
     const href = el.getAttribute("href");
     if (href === null || this.linkDepth > 0) return true;
     if (href.trim().startsWith("#") && PERMALINK_TEXT.test(textOf(el))) return false;
-    const url = resolveUrl(href, this.baseUrl);
-    if (url === undefined) return true;
+    const resolved = resolveUrl(href, this.baseUrl);
+    if (resolved === undefined) return true;
+    const url = this.linkTarget(href, resolved);
     const only = el.firstChild;
     if (only !== null && only.nextSibling === null && isText(only)) {
       // A link around one text, the commonest, is written at once, as its frame would write it
@@ -638,6 +661,20 @@ function isCollapsibleSpace(data: string): boolean {
     if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 160) return false;
   }
   return data !== "";
+}
+
+/** A path from the root (`/a/b?c`), which names no host (as `//host` and `/\\host` do). */
+const ROOT_PATH = /^\/(?![/\\])/;
+
+/**
+ * `url`'s scheme and authority (`https://user@host:8080`), undefined for a URL without an
+ * authority: what a path from the root keeps of its base.
+ */
+function schemeAndAuthority(url: string): string | undefined {
+  const slashes = url.indexOf("//");
+  if (slashes === -1) return undefined;
+  const path = url.indexOf("/", slashes + 2);
+  return path === -1 ? url : url.slice(0, path);
 }
 
 /** The columns a cell spans, by its `colspan`: 1 to MAX_COLSPAN. */

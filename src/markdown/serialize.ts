@@ -38,12 +38,14 @@ export const markdownDialect: Dialect = {
     return `${fence}${pad}${code}${pad}${fence}`;
   },
 
+  url: markdownUrl,
+
   link(content, href) {
-    return `[${content}](${markdownUrl(href)})`;
+    return `[${content}](${href})`;
   },
 
   image(alt, src) {
-    return `![${alt.replace(/[[\]\\]/g, "\\$&")}](${markdownUrl(src)})`;
+    return `![${alt.replace(/[[\]\\]/g, "\\$&")}](${src})`;
   },
 
   codeBlock(code, language) {

@@ -20,6 +20,7 @@ export const textDialect: Dialect = {
   heading: (_level, content) => content,
   emphasis: (_kind, content) => content,
   inlineCode: (code) => code,
+  url: (resolved) => resolved,
   link: (content) => content,
   image: () => "",
   codeBlock: (code) => code,

@@ -187,6 +187,22 @@ describe("links and images", () => {
     expect(md('<a href="/a (1).html">p</a>')).toBe("[p](https://example.com/a%20%281%29.html)");
   });
 
+  it("percent-encodes parentheses a link takes from its base, and none where there are none", () => {
+    const wiki = "https://en.example.org/wiki/Foo_(bar)";
+    expect(md('<a href="#History">h</a> <a href="/wiki/Plain">p</a>', wiki)).toBe(
+      "[h](https://en.example.org/wiki/Foo_%28bar%29#History) [p](https://en.example.org/wiki/Plain)",
+    );
+    // The base's user name, and a host named by the link itself, are read as well.
+    expect(md('<a href="/x">x</a>', "https://u(1)@example.com/")).toBe(
+      "[x](https://u%281%29@example.com/x)",
+    );
+    // A host's full-width parentheses are read as ASCII ones.
+    expect(md('<a href="//a（b）.example/y">y</a> <a href="/\\a（b）.example/z">z</a>')).toBe(
+      "[y](https://a%28b%29.example/y) [z](https://a%28b%29.example/z)",
+    );
+    expect(text('<a href="/a (1)">t</a>')).toBe("t");
+  });
+
   it("keeps balanced brackets in link text and escapes unbalanced ones", () => {
     expect(md('<a href="/x">see [1]</a>')).toBe("[see [1]](https://example.com/x)");
     expect(md('<a href="/x">a ] b</a>')).toBe("[a \\] b](https://example.com/x)");
