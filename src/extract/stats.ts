@@ -35,19 +35,19 @@ export interface StatsMap {
   get(el: DomElement): TextStats | undefined;
 }
 
-/** An element as measureText sees it: the tree gives each element a slot for its stats. */
-interface Slotted {
-  textStats: Measured | undefined;
-}
-
 /**
- * One element's stats, and the id of the measurement they belong to (0 for none). An id, not the
- * measurement: the collector may allocate these objects in the old generation, where a pointer
- * to the measurement (and through its root to the whole tree) would keep each converted page's
- * tree alive until the next full collection.
+ * One element's stats, and the id of the measurement they belong to (0 for none). The tree keeps
+ * them in each element, which measureText reads as one of these. An id, not the measurement: an
+ * element in the old generation pointing to the measurement (and through its root to the whole
+ * tree) would keep each converted page's tree alive until the next full collection.
  */
 interface Measured extends TextStats {
-  by: number;
+  measuredBy: number;
+}
+
+/** `el`'s stats as the tree keeps them in it. */
+function statsOf(el: DomNode): Measured {
+  return el as unknown as Measured;
 }
 
 /** Ids given to measurements so far in this thread. */
@@ -55,8 +55,8 @@ let measurements = 0;
 
 /**
  * The stats of one measureText call. Each element keeps the stats of the latest measurement
- * that covered it in its own slot, which is cheaper than a Map of every element and holds no
- * stats past the next measurement. An element measured again since (by a later call) is
+ * that covered it in itself, which is cheaper than a Map of every element and holds no stats
+ * past the next measurement. An element measured again since (by a later call) is
  * measured afresh when this measurement is asked for it, so its numbers are those of the tree
  * as it is now.
  */
@@ -94,8 +94,8 @@ class Measurement implements StatsMap {
       let linkChars: number;
       let commas: number;
       if (node.nodeType === ELEMENT_NODE) {
-        const slot = (node as unknown as Slotted).textStats;
-        if (slot === undefined || slot.by !== this.id) return false;
+        const slot = statsOf(node);
+        if (slot.measuredBy !== this.id) return false;
         ({ chars, linkChars, commas } = slot);
       } else if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
         ({ chars, commas } = countsOf(node as DomText & Counted));
@@ -104,8 +104,8 @@ class Measurement implements StatsMap {
         continue;
       }
       for (let up: DomNode | null = parent; up !== null; up = up.parentNode) {
-        const slot: Measured | undefined = (up as unknown as Slotted).textStats;
-        if (slot === undefined || slot.by !== this.id) return false;
+        const slot = statsOf(up);
+        if (slot.measuredBy !== this.id) return false;
         slot.chars -= chars;
         slot.linkChars -= linkChars;
         slot.commas -= commas;
@@ -123,37 +123,28 @@ class Measurement implements StatsMap {
    */
   covers(root: DomElement): boolean {
     if (root === this.root) return true;
-    const slot = (root as unknown as Slotted).textStats;
-    return slot !== undefined && slot.by === this.id && linksUpTo(root, this.root) === 0;
+    return statsOf(root).measuredBy === this.id && linksUpTo(root, this.root) === 0;
   }
 
   get(el: DomElement): TextStats | undefined {
-    const slot = (el as unknown as Slotted).textStats;
-    if (slot === undefined) return undefined;
-    if (slot.by === this.id) return slot;
+    const slot = statsOf(el);
+    if (slot.measuredBy === this.id) return slot;
+    if (slot.measuredBy === 0) return undefined; // never measured
     // Measured again since: measure it again from here, with the links above it up to the root.
     const links = linksUpTo(el, this.root);
     return links === undefined ? undefined : measureFrom(el, links, null);
   }
 
   /**
-   * Zeroed stats for `el` in its slot. The object an earlier measurement left there is reused:
-   * a page is measured several times over, and a new object per element each time outlived
-   * the young generation and made the collector a sixth of converting a large page. Stats read
-   * from a measurement are used before the next one is taken.
+   * `el`'s stats, zeroed and made this measurement's: those an earlier measurement left in it
+   * are overwritten (stats read from a measurement are used before the next one is taken).
    */
   claim(el: DomElement): Measured {
-    const slotted = el as unknown as Slotted;
-    const stats = slotted.textStats;
-    if (stats === undefined) {
-      const fresh: Measured = { chars: 0, linkChars: 0, commas: 0, by: this.id };
-      slotted.textStats = fresh;
-      return fresh;
-    }
+    const stats = statsOf(el);
     stats.chars = 0;
     stats.linkChars = 0;
     stats.commas = 0;
-    stats.by = this.id;
+    stats.measuredBy = this.id;
     return stats;
   }
 }
@@ -231,7 +222,9 @@ export function forgetMeasurements(): void {
  */
 function measureFrom(root: DomElement, links: number, measurement: Measurement | null): TextStats {
   const claim = (el: DomElement): Measured =>
-    measurement === null ? { chars: 0, linkChars: 0, commas: 0, by: 0 } : measurement.claim(el);
+    measurement === null
+      ? { chars: 0, linkChars: 0, commas: 0, measuredBy: 0 }
+      : measurement.claim(el);
   const rootStats = claim(root);
   let top = rootStats;
   const stack: Measured[] = [top];
