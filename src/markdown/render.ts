@@ -619,7 +619,7 @@ class Renderer {
    * (percent-encoded where the two differ, which adds no character the dialect rewrites), so the
    * dialect keeps the resolved URL too when it keeps the base's start: the URL, joined from the
    * two by reference, is then not read (reading it first made V8 copy it into one string, a
-   * quarter of rendering a page of links).
+   * fifth of rendering a page of links).
    */
   private linkTarget(href: string, resolved: string): string {
     if (this.keepsBaseStart && ROOT_PATH.test(href) && this.dialect.url(href) === href) {
