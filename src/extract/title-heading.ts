@@ -6,6 +6,7 @@
  */
 
 import {
+  collapseWhitespace,
   type DomElement,
   type DomNode,
   headingLevel,
@@ -52,5 +53,5 @@ function firstText(root: DomNode): DomNode | undefined {
 }
 
 function normalize(text: string): string {
-  return text.replace(/\s+/g, " ").trim().toLowerCase();
+  return collapseWhitespace(text).trim().toLowerCase();
 }

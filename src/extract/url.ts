@@ -69,7 +69,7 @@ let lastBase: { base: string; origin: string | undefined } | undefined;
  * path as it is. Undefined for anything else, and for a base that is not http(s).
  */
 function resolvePlain(reference: string, base: string): string | undefined {
-  if (lastBase?.base !== base) lastBase = { base, origin: originOf(base) };
+  if (lastBase?.base !== base) lastBase = { base, origin: schemeAndAuthority(base) };
   const { origin } = lastBase;
   if (origin === undefined) return undefined;
   // The path of a URL on the base's own scheme and host, else the reference itself.
@@ -79,8 +79,11 @@ function resolvePlain(reference: string, base: string): string | undefined {
   return sameOrigin ? reference : origin + path;
 }
 
-/** An http(s) URL's scheme and authority as it serializes them, undefined for any other. */
-function originOf(base: string): string | undefined {
+/**
+ * An http(s) URL's scheme and authority as it serializes them (`https://user@host:8080`), what a
+ * path from the root keeps of it; undefined for any other URL.
+ */
+export function schemeAndAuthority(base: string): string | undefined {
   let url: URL;
   try {
     url = new URL(base);

@@ -17,7 +17,7 @@ import {
   WHITESPACE_RUN,
   walk,
 } from "../extract/dom.js";
-import { resolveUrl } from "../extract/url.js";
+import { resolveUrl, schemeAndAuthority } from "../extract/url.js";
 import { codeLanguage, preText } from "./code.js";
 import type { Dialect, EmphasisKind, RenderOptions } from "./dialect.js";
 import type { EscapeContext } from "./escape.js";
@@ -159,7 +159,8 @@ class Renderer {
   private readonly emphasisDepth: Record<EmphasisKind, number> = { strong: 0, em: 0, del: 0 };
   /**
    * The dialect writes the base URL's scheme and authority as they are (or there is no base, and
-   * a path from the root stays as it is): see linkTarget.
+   * a path from the root stays as it is; a base other than http(s) is not looked into): see
+   * linkTarget.
    */
   private readonly keepsBaseStart: boolean;
   /** Where the text being escaped lands: one object, set for each text (escape keeps none). */
@@ -665,17 +666,6 @@ function isCollapsibleSpace(data: string): boolean {
 
 /** A path from the root (`/a/b?c`), which names no host (as `//host` and `/\\host` do). */
 const ROOT_PATH = /^\/(?![/\\])/;
-
-/**
- * `url`'s scheme and authority (`https://user@host:8080`), undefined for a URL without an
- * authority: what a path from the root keeps of its base.
- */
-function schemeAndAuthority(url: string): string | undefined {
-  const slashes = url.indexOf("//");
-  if (slashes === -1) return undefined;
-  const path = url.indexOf("/", slashes + 2);
-  return path === -1 ? url : url.slice(0, path);
-}
 
 /** The columns a cell spans, by its `colspan`: 1 to MAX_COLSPAN. */
 function cellSpan(colspan: string): number {
