@@ -139,9 +139,12 @@ export function trimEdges(
   const page = pageUrlOf(baseUrl);
   // On a page of documentation, a product or a listing, links at the end are its own.
   const inCard = cardTest(root, blocks, stats, total, pageType === "page" ? page : undefined);
-  // On a forum the last reply may be one short line ("Thanks, that fixed it!").
+  // On a forum the last reply may be one short line ("Thanks, that fixed it!"). Documentation
+  // ends in short lines of its own: see-also entries, next steps, the date of its last update.
   const isEnd = pageType === "forum" ? isLinkLine : isFurniture;
-  trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
+  if (pageType !== "documentation") {
+    trimTail(blocks, total, doomed, (block) => isEnd(block) && !inCard(block));
+  }
   if (pageType !== "forum") trimClosingSection(blocks, total, doomed);
   if (pageType !== "forum") trimAuthorBio(blocks, total, doomed, author ?? "");
   if (pageType !== "forum") trimTeaserTail(blocks, total, doomed, page);

@@ -41,6 +41,13 @@ const BOILERPLATE_HEADING =
 const OTHER_LANGUAGE_BOILERPLATE_HEADING =
   /^(?:mehr (?:zum thema|themen|aus (?:der|dem|den|unserem|unserer) .{1,40}|aus \p{Lu}.{0,40}|artikel|beiträge|nachrichten|news)|(?:das|dies) könnte (?:sie|dich|euch) auch interessieren|auch interessant|(?:lesen|lest|lies) (?:sie )?(?:auch|mehr)(?: die folgenden beiträge)?|weitere (?:artikel|beiträge|nachrichten|news|themen)(?: (?:aus|zu|zum) .{1,40})?|(?:meist|viel) ?gelesen(?:e)?(?: artikel| in .{1,40})?|ähnliche (?:artikel|beiträge|themen)|verwandte (?:artikel|beiträge|themen)|(?:die )?redaktion empfiehlt|empfehlungen der redaktion|(?:à )?lire (?:aussi|également)|sur le même (?:sujet|thème)|(?:articles|contenus) (?:similaires|liés|associés)|vous aimerez aussi|les plus lus|(?:le|te) puede(?:n)? interesar|(?:lee|leer|ver|vea) también|(?:noticias|artículos|notas) relacionad[ao]s|lo más (?:leído|visto)|más noticias|(?:leia|veja) também|(?:notícias|artigos) relacionad[ao]s|(?:os )?mais lidos|leggi anche|potrebbe(?:ro)? interessarti|articoli correlati|(?:i )?più letti|lees (?:ook|meer)|meer (?:over|nieuws)|gerelateerde (?:artikelen|berichten)|meest gelezen|(?:czytaj|zobacz) (?:też|także|również)|polecane(?: artykuły)?|najczęściej czytane)$/iu;
 
+/**
+ * Headings over links to related pages ("Related content", "See also", "Further reading"): on a
+ * page of documentation that section is the page's own, a reader's next step through the docs.
+ */
+const RELATED_PAGES_HEADING =
+  /^(?:related\b.*|see also|further reading|(?:other|more|browse|see|explore)(?: \w+)?(?: \w+)? (?:articles|resources|guides)\b.*)$/i;
+
 /** Headings of a blog's comment section ("59 Comments on “Title”", "Leave a Reply"). */
 const COMMENTS_HEADING =
   /^(?:(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?|reactions?)(?:\s+(?:on|to)\b.*)?|comments?|responses?|replies|join the discussion)$/i;
@@ -118,7 +125,10 @@ export function pruneContent(root: DomElement, pageType: PageType = "page"): voi
     pageType === "forum" ? FORUM_NOTICES : pageType === "product" ? SHOP_NOTICES : NOTICES;
   removeShortBlocks(root, MAX_DISCLOSURE_CHARS, rules);
   if (pageType === "product") removeProductAsides(root);
-  removeLinkLists(root);
+  // On a page of documentation, lists of many short links are its own: an index of a guide's
+  // pages, a module's members, steps that each link to their page (its menus went with the
+  // page's chrome).
+  if (pageType !== "documentation") removeLinkLists(root);
   removeRepeats(root);
   if (pageType === "forum") removeRepeatedQuotes(root);
 }
@@ -764,7 +774,12 @@ function removeBoilerplateSections(root: DomElement, pageType: PageType): void {
     if (comments || productAside) {
       measureRoot();
       removeSection(heading, root, Number.POSITIVE_INFINITY, false);
-    } else if (BOILERPLATE_HEADING.test(text)) removeSection(heading, root, measureRoot(), false);
+    } else if (
+      BOILERPLATE_HEADING.test(text) &&
+      !(pageType === "documentation" && RELATED_PAGES_HEADING.test(text))
+    ) {
+      removeSection(heading, root, measureRoot(), false);
+    }
     // Only the links under it: these headings also stand over a box in the middle of the text.
     else if (OTHER_LANGUAGE_BOILERPLATE_HEADING.test(text) || TOC_HEADING.test(text)) {
       removeSection(heading, root, measureRoot(), true);

@@ -203,4 +203,30 @@ describe("extract: edges", () => {
     expect(content).not.toContain("MIGHT ALSO LIKE");
     expect(content).not.toContain("Deck");
   });
+
+  it("keeps a page of documentation's link lists, related pages and closing lines", () => {
+    const links = (prefix: string) =>
+      ["Install", "Configure", "Deploy", "Upgrade", "Remove", "Debug"]
+        .map((step) => `<li><a href="/docs/${step.toLowerCase()}">${prefix} ${step}</a></li>`)
+        .join("");
+    const html = `<body><main><h1>Getting started</h1>${paragraphs(4)}
+      <p>The guide walks through each step:</p><ul>${links("Step")}</ul>${paragraphs(2)}
+      <h2>Related content</h2><ul><li><a href="/docs/scenarios">Common scenarios</a></li>
+      <li><a href="/docs/concepts">Core concepts</a></li></ul>
+      <dl><dt><a href="/docs/syntax">Syntax</a></dt><dd><p>Learn about the file syntax</p></dd>
+      <dt><a href="/docs/tips">Tips</a></dt><dd><p>Tips for real projects</p></dd></dl>
+      </main></body>`;
+    const kept = [
+      "Step Debug",
+      "Related content",
+      "Common scenarios",
+      "Core concepts",
+      "Tips for real projects",
+    ];
+    const docs = convertHtml(html, { url: "https://docs.example.com/start" }).content;
+    for (const text of kept) expect(docs).toContain(text);
+    // On a page that is not documentation, the same lists are a menu and other pages' links.
+    const post = convertHtml(html, { url: "https://example.com/blog/post/12" }).content;
+    for (const text of kept) expect(post).not.toContain(text);
+  });
 });
