@@ -188,7 +188,7 @@ function findStoryBoxes(
     for (let item = list.firstElementChild; item !== null; item = item.nextElementSibling) {
       const s = stats.get(item);
       if (!s || s.chars === 0) continue;
-      if (!isLinkText(s) || !linksToSitePage(item, page, true)) return true;
+      if (!isLinkText(s) || !linksToSitePage(item, page, { anyHostOfSite: true })) return true;
       stories++;
     }
     if (stories < MIN_BOX_STORIES) return true;
@@ -211,10 +211,11 @@ const DATA_TAGS = new Set(["table", "pre", "code", "math"]);
 const TEASER_TITLE_TAGS = new Set(["h2", "h3", "h4", "h5", "h6"]);
 
 /**
- * Other posts' teasers at the end go: three or more headings that are whole links to other pages
- * of this site, each over at most TEASER_SUMMARY_BLOCKS short summaries, all in the text's last
- * half, with no linked heading before them (a listing's or a round-up's cards start at its top),
- * and the short label heading over them. A title linking elsewhere (a resource), a link within
+ * Other posts' teasers at the end go: three or more headings that are whole links to pages of
+ * this site (other posts, and this one when a box lists it among them), each over at most
+ * TEASER_SUMMARY_BLOCKS short summaries, all in the text's last half, with no linked heading
+ * before them (a listing's or a round-up's cards start at its top), and the short label heading
+ * over them. A title linking elsewhere (a resource), a link within
  * the page (`#section`), a table or code ends the run: those are the page's own.
  */
 function trimTeaserTail(
@@ -231,7 +232,7 @@ function trimTeaserTail(
     const block = blocks[i]!;
     if (after + block.chars > total * (1 - TEASER_START_SHARE)) break;
     if (isLinkedTitle(block)) {
-      if (!linksToSitePage(block.el, page)) break;
+      if (!linksToSitePage(block.el, page, { orThisPage: true })) break;
       titles++;
       start = i;
       summaries = 0;
@@ -278,17 +279,30 @@ function pageUrlOf(baseUrl: string | undefined): PageUrl {
 }
 
 /**
- * True when the first link in `el` goes to another page of the page's own site: a relative
- * link or one to the same host (with `anyHostOfSite`, to any host of the same registered
- * domain, as a news site's redirector), not a fragment of this page nor `javascript:`.
+ * True when the first link in `el` (or the link `el` fills, for a title set inside its `<a>`)
+ * goes to another page of the page's own site: a relative link or one to the same host (with
+ * `anyHostOfSite`, to any host of the same registered domain, as a news site's redirector), not
+ * a fragment of this page nor `javascript:`. With `orThisPage`, a link to the page itself counts
+ * too: a box of other stories may list the one being read among them.
  */
-function linksToSitePage(el: DomElement, page: PageUrl, anyHostOfSite = false): boolean {
+function linksToSitePage(
+  el: DomElement,
+  page: PageUrl,
+  { anyHostOfSite = false, orThisPage = false } = {},
+): boolean {
   let href: string | undefined;
   hasDescendant(el, (node) => {
     if (tagOf(node) !== "a") return false;
     href = node.getAttribute("href")?.trim() ?? "";
     return true;
   });
+  // A title inside a link that holds nothing else (`<a href="/story"><h3>…</h3></a>`); a link
+  // around a whole card, its title and price, is a card's.
+  for (let a = el.parentNode; href === undefined && isElement(a); a = a.parentNode) {
+    if (tagOf(a) !== "a") continue;
+    if (textOf(a).trim() !== textOf(el).trim()) return false;
+    href = a.getAttribute("href")?.trim() ?? "";
+  }
   if (href === undefined || href === "" || href.startsWith("#")) return false;
   if (page.href === undefined) return !ABSOLUTE_URL.test(href);
   const url = parseUrl(href, page.href);
@@ -298,7 +312,7 @@ function linksToSitePage(el: DomElement, page: PageUrl, anyHostOfSite = false): 
   const sameSite = anyHostOfSite
     ? page.host !== undefined && siteOf(host) === siteOf(page.host)
     : host === page.host;
-  return sameSite && url.href !== page.href;
+  return sameSite && (url.href !== page.href || orThisPage);
 }
 
 /** "www." at the start of a host. */
@@ -513,7 +527,7 @@ function cardTest(
         page === undefined ||
         !linksOnly ||
         (stats.get(parent)?.chars ?? 0) > total * MAX_TRIM_SHARE ||
-        !linksToSitePage(block.el, page, true)
+        !linksToSitePage(block.el, page, { anyHostOfSite: true })
       );
     }
     let level = 0;

@@ -204,6 +204,26 @@ describe("extract: edges", () => {
     expect(content).not.toContain("Deck");
   });
 
+  it("drops teasers whose titles sit inside their links, one of them the page itself", () => {
+    const teaser = (slug: string) => `<div class="item"><a href="/food/${slug}"><h3>${slug} and
+      what it means for the neighborhood</h3></a><p>A short summary of the post on ${slug}.</p></div>`;
+    const html = `<body><article><h1>Bakeries</h1>${paragraphs(8)}<h2>Exclusive Content</h2>
+      ${["Bread", "Cafes", "Bakers", "bakeries"].map(teaser).join("")}</article></body>`;
+    const { content } = convertHtml(html, { url: "https://news.example.com/food/bakeries" });
+    expect(content).toContain("Paragraph 8");
+    for (const gone of ["Exclusive Content", "Bread and", "Cafes", "short summary"]) {
+      expect(content).not.toContain(gone);
+    }
+    // A link around a whole card, title and price, is not a teaser's title.
+    const card = (slug: string, i: number) => `<div class="card"><p>${i + 2} left in stock</p>
+      <a href="/shop/${slug}"><h3>${slug} loaf, baked this morning in the old stone oven</h3>
+      <p>$4.${i}0 a loaf</p></a></div>`;
+    const shop = `<body><main><h1>Bakeries</h1>${paragraphs(8)}${["Rye", "Spelt", "Wheat"].map(card).join("")}</main></body>`;
+    expect(convertHtml(shop, { url: "https://news.example.com/food/bakeries" }).content).toContain(
+      "Wheat loaf",
+    );
+  });
+
   it("keeps a page of documentation's link lists, related pages and closing lines", () => {
     const links = (prefix: string) =>
       ["Install", "Configure", "Deploy", "Upgrade", "Remove", "Debug"]
