@@ -215,8 +215,8 @@ const TEASER_TITLE_TAGS = new Set(["h2", "h3", "h4", "h5", "h6"]);
  * this site (other posts, and this one when a box lists it among them), each over at most
  * TEASER_SUMMARY_BLOCKS short summaries, all in the text's last half, with no linked heading
  * before them (a listing's or a round-up's cards start at its top), and the short label heading
- * over them. A title linking elsewhere (a resource), a link within
- * the page (`#section`), a table or code ends the run: those are the page's own.
+ * over them. A title linking elsewhere (a resource), a link within the page (`#section`), a
+ * table or code ends the run: those are the page's own.
  */
 function trimTeaserTail(
   blocks: Block[],
