@@ -300,7 +300,7 @@ function linksToSitePage(
   // around a whole card, its title and price, is a card's.
   for (let a = el.parentNode; href === undefined && isElement(a); a = a.parentNode) {
     if (tagOf(a) !== "a") continue;
-    if (textOf(a).trim() !== textOf(el).trim()) return false;
+    if (textOf(a) !== textOf(el)) return false;
     href = a.getAttribute("href")?.trim() ?? "";
   }
   if (href === undefined || href === "" || href.startsWith("#")) return false;
