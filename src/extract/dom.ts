@@ -49,6 +49,8 @@ export interface DomDocument {
   readonly documentElement: DomElement | null;
   /** Every `<base>` element made for the document, when it keeps them: none found, none walked. */
   readonly baseElements?: readonly DomElement[];
+  /** Every `<style>` element the parser made, when it keeps them. */
+  readonly styleElements?: readonly DomElement[];
   readonly childNodes: ArrayLike<DomNode>;
   createElement(tagName: string): DomElement;
   appendChild<T extends DomNode>(node: T): T;

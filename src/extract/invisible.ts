@@ -1,7 +1,8 @@
 /**
  * Removes what a reader never sees, in every extraction mode: scripts, styles, embedded
  * objects, form controls, form status messages, live-region announcements, line-number gutters
- * and hidden elements (unless the page hides its own content until a script shows it: an
+ * and hidden elements, by attribute, inline style or a class the page's own style sheet hides
+ * (unless the page hides its own content until a script shows it: an
  * `<h1>`, `<main>` or `<article>` inside, or nothing else to read; tab, accordion and disclosure
  * panels are content too). Content that a script would move or show is read as it would show
  * it: React's streamed segments go where their placeholders stand, and a `<noscript>` that holds
@@ -27,6 +28,7 @@ import {
   walk,
 } from "./dom.js";
 import { MAX_REMOVED_SHARE, measureText } from "./stats.js";
+import { classesHiddenByStyles } from "./style-sheets.js";
 
 /** Elements with no readable text of their own, removed in every mode. */
 const ALWAYS_REMOVED_TAGS = new Set([
@@ -115,6 +117,7 @@ export function removeInvisible(body: DomElement): void {
   let keepButtons = 0; // inside a heading or <summary>, a button holds the title text
   const disclosed = new Set<string>(); // ids that a control with aria-expanded opens
   const holdsForm = new Map<DomElement, boolean>(); // parents of status-like names: a form child?
+  const hiddenClasses = classesHiddenByStyles(body);
   walk(
     body,
     (node) => {
@@ -153,7 +156,7 @@ export function removeInvisible(body: DomElement): void {
         return false;
       }
       if (LANDMARK_TAGS.has(tag)) for (const el of styleHidden.open) styleHidden.landmarks.add(el);
-      if (isStyleHidden(node) && !isPanel(node, disclosed)) {
+      if (isStyleHidden(node, hiddenClasses) && !isPanel(node, disclosed)) {
         if (styleHidden.open.length === 0) styleHidden.outermost.push(node);
         styleHidden.all.push(node);
         styleHidden.open.push(node);
@@ -451,10 +454,47 @@ function isHidden(el: DomElement, tag = tagOf(el)): boolean {
 /** Webflow's class for elements a CMS condition hides (`display: none !important`). */
 const CONDITION_INVISIBLE = /(?:^|\s)w-condition-invisible(?:\s|$)/;
 
-/** True for elements an inline style hides (`display:none`, `visibility:hidden`). */
-function isStyleHidden(el: DomElement): boolean {
+/**
+ * True for elements an inline style hides (`display:none`, `visibility:hidden`), and for those
+ * of a class in `hiddenClasses` that hold no paragraph of prose: a description that a button
+ * opens is read, a drawer of products or links is not.
+ */
+function isStyleHidden(el: DomElement, hiddenClasses: ReadonlySet<string>): boolean {
   const style = el.getAttribute("style");
-  return style !== null && HIDDEN_STYLE.test(style);
+  if (style !== null && HIDDEN_STYLE.test(style)) return true;
+  if (hiddenClasses.size === 0) return false;
+  const names = el.getAttribute("class");
+  if (names === null) return false;
+  for (const name of names.split(WHITESPACE_RUN)) {
+    if (hiddenClasses.has(name)) return !holdsProse(el);
+  }
+  return false;
+}
+
+/** A paragraph this long, with under PROSE_LINK_SHARE of it in links, is prose. */
+const PROSE_CHARS = 150;
+const PROSE_LINK_SHARE = 0.2;
+
+/** True when a `<p>` under `el` is prose (PROSE_CHARS). */
+function holdsProse(el: DomElement): boolean {
+  let found = false;
+  walk(el, (node) => {
+    if (found || !isElement(node)) return false;
+    if (tagOf(node) !== "p") return true;
+    const chars = textLength(node);
+    if (chars >= PROSE_CHARS) {
+      let linkChars = 0;
+      walk(node, (inner) => {
+        if (!isElement(inner)) return false;
+        if (tagOf(inner) !== "a") return true;
+        linkChars += textLength(inner);
+        return false;
+      });
+      found = linkChars < chars * PROSE_LINK_SHARE;
+    }
+    return false;
+  });
+  return found;
 }
 
 /**

@@ -323,6 +323,8 @@ class TreeDocument extends TreeParent implements DomDocument {
    * made: few pages have one, and knowing there is none saves a walk of the whole tree.
    */
   readonly baseElements: TreeElement[] = [];
+  /** Every `<style>` element the parser made, in document order: most pages have a few. */
+  readonly styleElements: TreeElement[] = [];
   get documentElement(): TreeElement | null {
     return this.firstElementChild;
   }
@@ -612,6 +614,7 @@ class TreeBuilder implements TokenizerCallbacks {
     this.#attributes = null;
     const element = this.#listed(new TreeElement(name, attributes));
     if (name === "base") this.document.baseElements.push(element);
+    else if (name === "style") this.document.styleElements.push(element);
     this.#current.appendNew(element);
     if (enter && !VOID_ELEMENTS.has(name)) this.#current = element;
   }

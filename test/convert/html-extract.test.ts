@@ -844,6 +844,22 @@ git init</code></pre>
     expect(content).not.toContain("Hidden menu");
   });
 
+  it("drops what a class of the page's own style sheet hides, unless a rule shows it or it is prose", () => {
+    const cards = ["Crusher", "Hesh", "Icon"].map(
+      (n) => `<li><a href="/p/${n}">${n} headphones</a> $99</li>`,
+    );
+    const html = `<head><style>.compare{display:none}.drawer{display:none}.drawer.open{display:block}
+      .details{display:none}</style></head><body><main><h1>Headphones</h1>${prose("Intro", 4)}
+      <div class="compare"><h5>Compare products</h5><ul>${cards.join("")}</ul></div>
+      <div class="drawer"><p>Drawer a script opens.</p></div>
+      <div class="details">${prose("Description", 2)}</div></main></body>`;
+    const { content } = convertHtml(html);
+    expect(content).not.toContain("Compare products");
+    expect(content).not.toContain("Hesh headphones");
+    expect(content).toContain("Drawer a script opens.");
+    expect(content).toContain("Description is a sentence");
+  });
+
   it("reads a page that a style hides whole, when next to nothing else is visible", () => {
     const cards = Array.from(
       { length: 6 },
