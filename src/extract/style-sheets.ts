@@ -36,15 +36,20 @@ const LAYER = /^@layer\b/i;
  * classesHiddenByStyles(body); // Set { "drawer" }
  */
 export function classesHiddenByStyles(body: DomElement): ReadonlySet<string> {
-  let css = "";
+  const sheets: string[] = [];
+  let hides = false;
   for (const style of styleElements(body)) {
+    let text = "";
     for (let child = style.firstChild; child !== null; child = child.nextSibling) {
-      if (isText(child)) css += child.data;
+      if (isText(child)) text += child.data;
     }
-    css += "\n";
+    sheets.push(text);
+    // A rule in a comment passes too, and is dropped with the comments below.
+    hides ||= hidesOneClass(text);
   }
+  if (!hides) return NO_CLASSES;
+  let css = sheets.join("\n");
   if (css.includes("/*")) css = css.replace(COMMENT, "");
-  if (!hidesOneClass(css)) return NO_CLASSES;
   const hidden = new Set<string>();
   readRules(css, hidden);
   return hidden.size === 0 ? NO_CLASSES : hidden;
@@ -138,10 +143,12 @@ function hidesOneClass(css: string): boolean {
     while (isSpaceCode(css.charCodeAt(i))) i--;
     if (i < 6 || !css.startsWith("display", i - 6) || displaysNone(css, i - 6) !== true) continue;
     const open = css.lastIndexOf("{", i);
+    const comment = css.lastIndexOf("*/", open); // comments are still in
     const from = Math.max(
       css.lastIndexOf("}", open),
       css.lastIndexOf("{", open - 1),
       css.lastIndexOf(";", open),
+      comment === -1 ? -1 : comment + 1,
     );
     if (
       css
