@@ -8,7 +8,6 @@
  */
 
 import {
-  contains,
   type DomDocument,
   type DomElement,
   type DomNode,
@@ -48,39 +47,67 @@ export function classesHiddenByStyles(body: DomElement): ReadonlySet<string> {
     hides ||= hidesOneClass(text);
   }
   if (!hides) return NO_CLASSES;
-  let css = sheets.join("\n");
-  if (css.includes("/*")) css = css.replace(COMMENT, "");
+  // Each sheet is read apart, as a browser does: a comment or a block left open ends with it.
   const hidden = new Set<string>();
-  readRules(css, hidden);
+  const shows: { css: string; showing: number[] }[] = [];
+  for (const sheet of sheets) {
+    const css = sheet.includes("/*") ? sheet.replace(COMMENT, "") : sheet;
+    const showing: number[] = [];
+    readRules(css, hidden, showing);
+    shows.push({ css, showing });
+  }
+  for (const { css, showing } of shows) {
+    for (let i = 0; i < showing.length && hidden.size > 0; i += 2) {
+      for (const [, name] of preludeOf(css, showing[i]!, showing[i + 1]!).matchAll(CLASS_NAME)) {
+        hidden.delete(name!);
+      }
+    }
+  }
   return hidden.size === 0 ? NO_CLASSES : hidden;
 }
 
-/** The `<style>` elements of the document `body` is in: those the parser listed, else found. */
+/**
+ * The `<style>` elements that style the document `body` is in: those the parser listed, else
+ * found; not one inside a `<template>`. One inside a `<noscript>` counts: it styles the page for
+ * a reader without scripts, which is how the page is read here.
+ */
 function styleElements(body: DomElement): DomElement[] {
   let top: DomNode = body;
   while (top.parentNode !== null) top = top.parentNode;
   const listed = (top as Partial<DomDocument>).styleElements;
-  if (listed !== undefined) return listed.filter((style) => contains(top, style));
+  if (listed !== undefined) return listed.filter((style) => applies(style, top));
   const found: DomElement[] = [];
   walkElements(top, (el) => {
-    if (el.localName === "style") found.push(el);
-    return true;
+    const tag = el.localName;
+    if (tag === "style") found.push(el);
+    return !INERT_TAGS.has(tag);
   });
   return found;
 }
 
+/** Elements whose `<style>` elements style no page. */
+const INERT_TAGS = new Set(["template"]);
+
+/** True when `style` is still under `top`, and under no INERT_TAGS element. */
+function applies(style: DomElement, top: DomNode): boolean {
+  for (let node = style.parentNode; node !== null; node = node.parentNode) {
+    if (node === top) return true;
+    if (INERT_TAGS.has((node as DomElement).localName)) return false;
+  }
+  return false;
+}
+
 /**
- * Reads the rules of `css`: a class a rule outside conditional at-rules hides on its own goes
- * to `hidden`, and leaves it again when a selector of a rule showing something names it.
- * Sheets run to hundreds of kilobytes: the next brace, `@` and `display` are each searched for
- * once and kept, and only the selectors of a rule that sets `display` are read.
+ * Reads the rules of the sheet `css`: a class a rule outside conditional at-rules hides on its
+ * own goes to `hidden`; where each rule that shows something starts and where its block opens
+ * go to `showing`, whose selectors are read only if a class is hidden. Sheets run to hundreds of
+ * kilobytes: the next brace, `@` and `display` are each searched for once and kept, and only
+ * the selectors of a rule that sets `display` are read.
  */
-function readRules(css: string, hidden: Set<string>): void {
+function readRules(css: string, hidden: Set<string>, showing: number[]): void {
   /** The blocks open around the reading position: true for a conditional at-rule's. */
   const open: boolean[] = [];
   let conditional = 0;
-  /** Where each rule that shows something starts and where its block opens. */
-  const showing: number[] = [];
   let at = 0;
   let start = css.indexOf("{");
   let end = css.indexOf("}");
@@ -121,11 +148,6 @@ function readRules(css: string, hidden: Set<string>): void {
     at = end + 1;
     start = next;
     end = css.indexOf("}", at);
-  }
-  for (let i = 0; i < showing.length && hidden.size > 0; i += 2) {
-    for (const [, name] of preludeOf(css, showing[i]!, showing[i + 1]!).matchAll(CLASS_NAME)) {
-      hidden.delete(name!);
-    }
   }
 }
 

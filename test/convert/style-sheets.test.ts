@@ -55,4 +55,22 @@ describe("classesHiddenByStyles", () => {
     expect(hiddenBy(".a { display: none } } } .b { display: none")).toEqual(["a"]);
     expect(hiddenBy("")).toEqual([]);
   });
+
+  it("ends a comment or a block left open with its sheet, and reads shows across sheets", () => {
+    const sheets = (...css: string[]) =>
+      [
+        ...classesHiddenByStyles(
+          bodyOf(`<head>${css.map((c) => `<style>${c}</style>`).join("")}</head><body></body>`),
+        ),
+      ].sort();
+    expect(sheets(".a{display:none} /* open", ".b{display:none}")).toEqual(["a", "b"]);
+    expect(sheets("@media print { .x { color: red }", ".y{display:none}")).toEqual(["y"]);
+    expect(sheets(".tray{display:none}", ".open .tray{display:block}")).toEqual([]);
+  });
+
+  it("reads a sheet inside <noscript>, as the page is read without scripts, not in <template>", () => {
+    const html = `<head><noscript><style>.lazyload{display:none}</style></noscript></head>
+      <body><template><style>.card{display:none}</style></template></body>`;
+    expect([...classesHiddenByStyles(bodyOf(html))]).toEqual(["lazyload"]);
+  });
 });
