@@ -2,11 +2,11 @@
  * Removes what a reader never sees, in every extraction mode: scripts, styles, embedded
  * objects, form controls, form status messages, live-region announcements, line-number gutters
  * and hidden elements, by attribute, inline style or a class the page's own style sheet hides
- * (unless the page hides its own content until a script shows it: an
- * `<h1>`, `<main>` or `<article>` inside, or nothing else to read; tab, accordion and disclosure
- * panels are content too). Content that a script would move or show is read as it would show
- * it: React's streamed segments go where their placeholders stand, and a `<noscript>` that holds
- * the page is unwrapped unless the page already shows the same text.
+ * (unless the page hides its own content until a script shows it: an `<h1>`, `<main>` or
+ * `<article>` inside, or nothing else to read; tab, accordion and disclosure panels are content
+ * too). Content that a script would move or show is read as it would show it: React's streamed
+ * segments go where their placeholders stand, and a `<noscript>` that holds the page is
+ * unwrapped unless the page already shows the same text.
  */
 
 import {

@@ -25,6 +25,8 @@ const CLASS_NAME = /\.(-?[_a-zA-Z][\w-]*)/g;
 const COMMENT = /\/\*[\s\S]*?(?:\*\/|$)/g;
 /** The at-rule whose rules hold everywhere: a cascade layer's. Others hold only sometimes. */
 const LAYER = /^@layer\b/i;
+/** Elements whose `<style>` elements style no page. */
+const INERT_TAGS = new Set(["template"]);
 
 /**
  * The classes that the `<style>` elements of the document `body` stands in hide, and that none
@@ -84,9 +86,6 @@ function styleElements(body: DomElement): DomElement[] {
   });
   return found;
 }
-
-/** Elements whose `<style>` elements style no page. */
-const INERT_TAGS = new Set(["template"]);
 
 /** True when `style` is still under `top`, and under no INERT_TAGS element. */
 function applies(style: DomElement, top: DomNode): boolean {
