@@ -369,6 +369,20 @@ export function textLength(root: DomNode): number {
   return length;
 }
 
+/** Characters of text in `el` (as textLength counts them), and of those inside links. */
+export function linkText(el: DomElement): [number, number] {
+  let links = 0;
+  walk(el, (node) => {
+    if (!isElement(node)) return false;
+    if (tagOf(node) === "a") {
+      links += textLength(node);
+      return false;
+    }
+    return true;
+  });
+  return [textLength(el), links];
+}
+
 /** Heading level 1–6 of `el`, or 0. */
 export function headingLevel(el: DomElement): number {
   const tag = tagOf(el);

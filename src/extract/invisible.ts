@@ -20,6 +20,7 @@ import {
   isHeadingTag,
   isMainLandmark,
   isText,
+  linkText,
   tagOf,
   textLength,
   textOf,
@@ -481,17 +482,8 @@ function holdsProse(el: DomElement): boolean {
   walk(el, (node) => {
     if (found || !isElement(node)) return false;
     if (tagOf(node) !== "p") return true;
-    const chars = textLength(node);
-    if (chars >= PROSE_CHARS) {
-      let linkChars = 0;
-      walk(node, (inner) => {
-        if (!isElement(inner)) return false;
-        if (tagOf(inner) !== "a") return true;
-        linkChars += textLength(inner);
-        return false;
-      });
-      found = linkChars < chars * PROSE_LINK_SHARE;
-    }
+    const [chars, linkChars] = linkText(node);
+    found = chars >= PROSE_CHARS && linkChars < chars * PROSE_LINK_SHARE;
     return false;
   });
   return found;

@@ -19,6 +19,7 @@ import {
   isElement,
   isSpaceCode,
   isText,
+  linkText,
   tagOf,
   textLength,
   textOf,
@@ -861,20 +862,6 @@ function holdsHeadingAsHigh(el: DomElement, level: number): boolean {
 function mostlyLinks(el: DomElement): boolean {
   const [all, links] = linkText(el);
   return all === 0 || links >= all * TOC_LINK_SHARE;
-}
-
-/** Characters of text in `el`, and of those inside links. */
-function linkText(el: DomElement): [number, number] {
-  let links = 0;
-  walk(el, (node) => {
-    if (!isElement(node)) return false;
-    if (tagOf(node) === "a") {
-      links += textLength(node);
-      return false;
-    }
-    return true;
-  });
-  return [textLength(el), links];
 }
 
 /**
